@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox';
+
+/** Every error code the API can answer with; the HTTP status of each is fixed here. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden_host: 403,
+  not_found: 404,
+  engine_not_found: 404,
+  job_not_found: 404,
+  method_not_allowed: 405,
+  job_not_finished: 409,
+  job_failed: 409,
+  audio_expired: 410,
+  text_too_long: 413,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  unknown_voice: 422,
+  unknown_engine: 422,
+  queue_full: 429,
+  internal_error: 500,
+  engine_error: 502,
+  engine_unavailable: 503,
+  engine_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'snake_case machine-readable code' }),
+      message: Type.String({ description: 'A human sentence' }),
+    }),
+  },
+  { $id: 'ErrorBody' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** An API error: thrown by services, answered by the gateway, rebuilt by the renderer's client. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.headers = headers;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}

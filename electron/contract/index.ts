@@ -1,0 +1,10 @@
+/**
+ * The API contract: every request, response and error of /api/v1/tts as TypeBox schemas.
+ * Fastify validates with them and builds the OpenAPI document from them; the renderer's
+ * client checks responses with them. Imports no Node, Electron or DOM APIs.
+ */
+export * from './errors';
+export * from './engines';
+export * from './synthesis';
+export * from './jobs';
+export * from './paths';

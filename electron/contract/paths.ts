@@ -1,0 +1,7 @@
+/** URL paths of the API, shared by routes, docs and the renderer's client. */
+export const API_ROOT = '/api/v1';
+export const TTS_ROOT = `${API_ROOT}/tts`;
+export const OPENAPI_PATH = `${API_ROOT}/openapi.json`;
+
+export const jobPath = (id: string) => `${TTS_ROOT}/jobs/${encodeURIComponent(id)}`;
+export const jobAudioPath = (id: string) => `${jobPath(id)}/audio`;

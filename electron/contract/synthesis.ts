@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+
+/** Allowed ranges of the prosody options; 1 is the engine's normal speech. */
+export const OPTION_RANGES = {
+  rate: { min: 0.5, max: 2, default: 1 },
+  pitch: { min: 0.5, max: 2, default: 1 },
+  volume: { min: 0, max: 2, default: 1 },
+} as const;
+export type OptionName = keyof typeof OPTION_RANGES;
+
+const option = (name: OptionName, what: string) =>
+  Type.Optional(
+    Type.Number({
+      minimum: OPTION_RANGES[name].min,
+      maximum: OPTION_RANGES[name].max,
+      default: OPTION_RANGES[name].default,
+      description: `${what}, ${OPTION_RANGES[name].min} to ${OPTION_RANGES[name].max}; 1 is normal`,
+    }),
+  );
+
+/** Text must hold at least one non-whitespace character. */
+const NonBlank = Type.String({ pattern: '\\S', description: 'Text to speak (Unicode code points are counted)' });
+
+const voiceAndEngine = {
+  voice: Type.Optional(Type.String({ description: 'Voice id, e.g. "espeak-ng:en-us"; default: the engine default voice' })),
+  engine: Type.Optional(Type.String({ description: 'Engine id; default: the engine of `voice`, else the default engine' })),
+};
+
+export const SynthesizeBody = Type.Object(
+  {
+    text: NonBlank,
+    ...voiceAndEngine,
+    rate: option('rate', 'Speaking rate multiplier'),
+    pitch: option('pitch', 'Pitch multiplier'),
+    volume: option('volume', 'Volume gain'),
+    mode: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('job')], {
+        default: 'auto',
+        description: '"auto": inline WAV up to the inline threshold, a job above it; "job": always a job',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SynthesizeBody = Static<typeof SynthesizeBody>;
+
+export const PreviewBody = Type.Object(
+  {
+    ...voiceAndEngine,
+    text: Type.Optional(NonBlank),
+    rate: option('rate', 'Speaking rate multiplier'),
+    pitch: option('pitch', 'Pitch multiplier'),
+    volume: option('volume', 'Volume gain'),
+  },
+  { additionalProperties: false },
+);
+export type PreviewBody = Static<typeof PreviewBody>;
+
+export const JobAccepted = Type.Object({
+  job_id: Type.String(),
+  poll: Type.String(),
+  status: Type.Literal('running'),
+});
+export type JobAccepted = Static<typeof JobAccepted>;
+
+/** Headers of an inline 200 audio/wav answer. */
+export const AUDIO_HEADERS = {
+  engine: 'x-orator-engine',
+  voice: 'x-orator-voice',
+  duration: 'x-orator-duration',
+} as const;

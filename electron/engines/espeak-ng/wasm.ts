@@ -1,0 +1,70 @@
+/** eSpeak NG compiled to WebAssembly (npm, GPL-3.0): runs inside a worker thread. */
+import createEspeak from '@echogarden/espeak-ng-emscripten';
+import type { Voice } from '../../contract';
+import type { InThreadEngine } from '../worker-protocol';
+import type { Pcm, SynthesisRequest } from '../engine';
+import { toBcp47 } from '../engine';
+import { espeakProsody } from './prosody';
+
+interface WasmVoice {
+  name: string;
+  identifier: string;
+  languages: { priority: number; name: string }[];
+}
+interface EspeakWorker {
+  list_voices(): WasmVoice[];
+  set_voice(name: string): number;
+  set_rate(wpm: number): number;
+  set_pitch(pitch: number): number;
+  set_volume(amplitude: number): number;
+  get_samplerate(): number;
+  synthesize(text: string, onAudio: (audio: Int16Array | undefined, events: unknown[]) => number): void;
+}
+
+let instance: Promise<EspeakWorker> | undefined;
+
+function espeak(): Promise<EspeakWorker> {
+  instance ??= createEspeak().then((module: { eSpeakNGWorker: new () => EspeakWorker }) => new module.eSpeakNGWorker());
+  return instance;
+}
+
+export const espeakWasm: InThreadEngine = {
+  async voices(): Promise<Voice[]> {
+    const worker = await espeak();
+    const sampleRate = worker.get_samplerate();
+    const seen = new Set<string>();
+    const voices: Voice[] = [];
+    for (const voice of worker.list_voices()) {
+      const tag = voice.languages[0]?.name;
+      if (!tag || seen.has(tag)) continue;
+      seen.add(tag);
+      voices.push({ id: `espeak-ng:${tag}`, name: voice.name, language: toBcp47(tag), sampleRate });
+    }
+    return voices;
+  },
+
+  async synthesize(request: SynthesisRequest): Promise<Pcm> {
+    const worker = await espeak();
+    if (worker.set_voice(request.voice) !== 0) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
+    const prosody = espeakProsody(request);
+    worker.set_rate(prosody.wpm);
+    worker.set_pitch(prosody.pitch);
+    worker.set_volume(prosody.amplitude);
+    const parts: Int16Array[] = [];
+    let length = 0;
+    worker.synthesize(request.text, (audio) => {
+      if (audio?.length) {
+        parts.push(audio);
+        length += audio.length;
+      }
+      return 0; // 0 = go on
+    });
+    const samples = new Int16Array(length);
+    let offset = 0;
+    for (const part of parts) {
+      samples.set(part, offset);
+      offset += part.length;
+    }
+    return { sampleRate: worker.get_samplerate(), samples };
+  },
+};

@@ -1,0 +1,106 @@
+import { ApiError, type EngineDetail, type EngineSummary, type Voice } from '../contract';
+import type { EngineAdapter, Probe } from './engine';
+import { splitVoiceId } from './engine';
+
+interface Entry {
+  adapter: EngineAdapter;
+  probe: Probe;
+}
+
+export interface ResolvedVoice {
+  adapter: EngineAdapter;
+  voice: Voice;
+  /** The voice name the engine itself knows. */
+  localName: string;
+}
+
+/** The engines of this machine, probed at start-up; the first available one is the default. */
+export class EngineRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(adapters: EngineAdapter[]) {
+    for (const adapter of adapters) {
+      if (this.entries.has(adapter.id)) throw new Error(`Duplicate engine id "${adapter.id}"`);
+      this.entries.set(adapter.id, { adapter, probe: { available: false, reason: 'Not probed yet' } });
+    }
+  }
+
+  async probeAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.refresh(id)));
+  }
+
+  async refresh(id: string): Promise<void> {
+    const entry = this.entry(id);
+    entry.probe = await entry.adapter.probe().catch((error: Error) => ({ available: false as const, reason: error.message }));
+  }
+
+  summaries(): EngineSummary[] {
+    return [...this.entries.values()].map(summarize);
+  }
+
+  detail(id: string): EngineDetail {
+    const entry = this.entry(id);
+    return { ...summarize(entry), voices: entry.probe.available ? entry.probe.voices : [] };
+  }
+
+  /** The engine used when a request names neither voice nor engine. */
+  defaultEngine(): EngineAdapter {
+    const entry = [...this.entries.values()].find((e) => e.probe.available);
+    if (!entry) throw new ApiError('engine_unavailable', 'No speech engine is available on this machine.');
+    return entry.adapter;
+  }
+
+  /** Picks the voice of a request: its `voice`, else the default voice of its `engine`, else of the default engine. */
+  resolve(request: { voice?: string | undefined; engine?: string | undefined }): ResolvedVoice {
+    const named = request.voice === undefined ? undefined : splitVoiceId(request.voice);
+    if (request.engine !== undefined && !this.entries.has(request.engine)) {
+      throw new ApiError('unknown_engine', `Unknown engine "${request.engine}". GET /api/v1/tts/engines lists them.`);
+    }
+    if (request.voice !== undefined) {
+      const engineId = named?.engine ?? request.engine;
+      if (!engineId || !this.entries.has(engineId)) throw unknownVoice(request.voice);
+      if (request.engine !== undefined && request.engine !== engineId) {
+        throw new ApiError('unknown_voice', `Voice "${request.voice}" does not belong to engine "${request.engine}".`);
+      }
+      const localName = named?.name ?? request.voice;
+      const probe = this.available(engineId);
+      const voice = probe.voices.find((v) => v.id === `${engineId}:${localName}`);
+      if (!voice) throw unknownVoice(request.voice);
+      return { adapter: this.entry(engineId).adapter, voice, localName };
+    }
+    const engineId = request.engine ?? this.defaultEngine().id;
+    const probe = this.available(engineId);
+    const voice = probe.voices.find((v) => v.id === probe.defaultVoice) ?? probe.voices[0]!;
+    return { adapter: this.entry(engineId).adapter, voice, localName: splitVoiceId(voice.id)!.name };
+  }
+
+  private available(id: string): Extract<Probe, { available: true }> {
+    const { probe, adapter } = this.entry(id);
+    if (!probe.available) throw new ApiError('engine_unavailable', `Engine "${adapter.id}" is unavailable: ${probe.reason}`);
+    return probe;
+  }
+
+  private entry(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new ApiError('engine_not_found', `Unknown engine "${id}".`);
+    return entry;
+  }
+}
+
+function unknownVoice(voice: string) {
+  return new ApiError('unknown_voice', `Unknown voice "${voice}". GET /api/v1/tts/engines/{id} lists the voices of an engine.`);
+}
+
+function summarize({ adapter, probe }: Entry): EngineSummary {
+  const voices = probe.available ? probe.voices : [];
+  return {
+    id: adapter.id,
+    name: adapter.name,
+    available: probe.available,
+    ...(probe.available ? {} : { reason: probe.reason }),
+    voiceCount: voices.length,
+    languages: [...new Set(voices.map((v) => v.language))].sort(),
+    defaultVoice: probe.available ? probe.defaultVoice : null,
+    capabilities: adapter.capabilities,
+  };
+}

@@ -1,0 +1,15 @@
+import type { Voice } from '../contract';
+import type { Pcm, SynthesisRequest } from './engine';
+
+/** Messages to the synthesis worker threads (see worker.ts). */
+export type WorkerTask =
+  | { kind: 'voices'; engine: string }
+  | { kind: 'synthesize'; engine: string; request: SynthesisRequest };
+
+export type WorkerReply<T extends WorkerTask> = T extends { kind: 'voices' } ? Voice[] : Pcm;
+
+/** An engine that runs inside a worker thread (WASM), loaded once per thread. */
+export interface InThreadEngine {
+  voices(): Promise<Voice[]>;
+  synthesize(request: SynthesisRequest): Promise<Pcm>;
+}

@@ -1,0 +1,77 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface GatewayConfig {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  dataDir: string;
+  /** Overrides the stored key. */
+  apiKey?: string | undefined;
+  inlineThreshold: number;
+  maxTextLength: number;
+  previewMaxChars: number;
+  /** Request body limit in bytes; bigger bodies get 413 payload_too_large. */
+  bodyLimit: number;
+  /** Worker threads (and concurrent job chunks); default: one per core. */
+  workers: number;
+  maxQueuedJobs: number;
+  /** The built renderer to serve at "/", if any. */
+  staticDir?: string | undefined;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 5700,
+  inlineThreshold: 1000,
+  maxTextLength: 2_000_000,
+  previewMaxChars: 500,
+  // 2,000,000 code points of up to 4 UTF-8 bytes each, JSON escaping and the other fields
+  bodyLimit: 10 * 1024 * 1024,
+  maxQueuedJobs: 1000,
+} as const;
+
+/** Where Electron keeps userData for "Orator"; the headless gateway shares it. */
+export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Orator');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Orator');
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Orator');
+}
+
+function integer(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+/** Flags win over environment variables, which win over defaults. */
+export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'api-key': { type: 'string' },
+      'inline-threshold': { type: 'string' },
+      'max-text-length': { type: 'string' },
+      workers: { type: 'string' },
+      'max-queued-jobs': { type: 'string' },
+    },
+    strict: true,
+  });
+  return {
+    host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
+    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, 0),
+    dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir()),
+    apiKey: values['api-key'] ?? env.ORATOR_API_KEY,
+    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
+    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),
+    previewMaxChars: DEFAULTS.previewMaxChars,
+    bodyLimit: DEFAULTS.bodyLimit,
+    workers: integer('--workers', values.workers, os.availableParallelism(), 1),
+    maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError, OPTION_RANGES, type OptionName } from '../../contract';
+
+/** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('*')) return; // the static catch-all serves files, it allows no method
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    for (const method of methods) routes.push({ method, pattern });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
+    const error = allowed.length
+      ? new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') })
+      : new ApiError('not_found', `No route ${request.method} ${path}.`);
+    send(reply, error);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error(error);
+    send(reply, apiError);
+  });
+}
+
+function send(reply: FastifyReply, error: ApiError) {
+  reply.code(error.status).headers(error.headers).type('application/json').send(error.toBody());
+}
+
+function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return new ApiError('invalid_request', describeValidation(error));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_json', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', `The body is larger than the limit of ${error.message.match(/\d+/)?.[0] ?? 'the configured'} bytes.`);
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return new ApiError('invalid_json', `The body is not valid JSON: ${error.message}`);
+  if (error.statusCode === 413) return new ApiError('payload_too_large', error.message);
+  if (error.statusCode && error.statusCode < 500) return new ApiError('invalid_request', error.message);
+  return new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');
+}
+
+/** A sentence for the first schema violation, naming the field and, for options, the allowed range. */
+function describeValidation(error: FastifyError): string {
+  const first = error.validation![0]!;
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required') return `"${String(params.missingProperty)}" is required.`;
+  if (first.keyword === 'additionalProperties') return `Unknown field "${String(params.additionalProperty)}".`;
+  const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (field in OPTION_RANGES) {
+    const range = OPTION_RANGES[field as OptionName];
+    return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
+  }
+  if (field === 'text') return '"text" must be a string with at least one non-whitespace character.';
+  return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
+}

@@ -1,0 +1,74 @@
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import type { EngineRegistry } from '../engines/registry';
+import type { JobService } from '../services/jobs';
+import type { SynthesisService } from '../services/synthesis';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerHostCheck } from './plugins/host-check';
+import { engineRoutes } from './routes/engines';
+import { jobRoutes } from './routes/jobs';
+import { synthesisRoutes } from './routes/synthesis';
+
+export interface ServerDeps {
+  registry: EngineRegistry;
+  synthesis: SynthesisService;
+  jobs: JobService;
+  apiKey: () => string;
+  /** Host headers accepted (name:port); read per request because the port is known only after listen. */
+  allowedHosts: () => Set<string>;
+  bodyLimit: number;
+  staticDir?: string | undefined;
+  logger?: boolean;
+}
+
+/** Builds the gateway without listening: the same app for `npm run serve`, Electron and tests. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.bodyLimit,
+    // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON only: Fastify would otherwise parse text/plain bodies as strings.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+  registerHostCheck(app, deps.allowedHosts);
+  registerAuth(app, deps.apiKey);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Orator TTS gateway', version: '1', description: 'Offline text-to-speech over HTTP on 127.0.0.1.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      await api.register(engineRoutes, { registry: deps.registry });
+      await api.register(synthesisRoutes, { synthesis: deps.synthesis });
+      await api.register(jobRoutes, { jobs: deps.jobs });
+    },
+    { prefix: TTS_ROOT },
+  );
+
+  if (deps.staticDir && existsSync(deps.staticDir)) {
+    await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });
+  } else {
+    await app.register(fastifyStatic, { root: process.cwd(), serve: false });
+    app.get('/', async (_request, reply) => reply.type('text/html').send(PLACEHOLDER));
+  }
+  return app;
+}
+
+const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Orator</title>
+<p>The Orator gateway is running. The studio is not built: run <code>npm run build</code>.
+The API is described at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</p>`;

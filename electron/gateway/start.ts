@@ -1,0 +1,86 @@
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { EngineRegistry } from '../engines/registry';
+import { espeakWasmAdapter } from '../engines/espeak-ng/adapter';
+import { espeakSystemAdapter } from '../engines/espeak-ng-system/adapter';
+import { SynthesisPool } from '../engines/worker-pool';
+import { JobRunner } from '../jobs/runner';
+import { JobStore } from '../jobs/store';
+import { JobService } from '../services/jobs';
+import { SynthesisService } from '../services/synthesis';
+import { openDatabase } from '../storage/database';
+import { loadOrCreateApiKey } from './api-key';
+import type { GatewayConfig } from './config';
+import { allowedHosts } from './plugins/host-check';
+import { buildServer } from './server';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  apiKey: string;
+  apiKeyFile: string;
+  app: FastifyInstance;
+  registry: EngineRegistry;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** The built synthesis worker (dist/synth-worker.mjs). */
+  workerFile: string | URL;
+  logger?: boolean;
+}
+
+/** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
+export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const stored = await loadOrCreateApiKey(config.dataDir);
+  const apiKey = config.apiKey ?? stored.key;
+
+  const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
+  const registry = new EngineRegistry([espeakWasmAdapter(pool), espeakSystemAdapter()]);
+  await registry.probeAll();
+
+  const db = openDatabase(config.dataDir);
+  const store = new JobStore(db);
+  const runner = new JobRunner({
+    store,
+    registry,
+    dataDir: config.dataDir,
+    concurrency: pool.threads,
+    maxQueuedJobs: config.maxQueuedJobs,
+  });
+  await runner.start();
+
+  let port = config.port;
+  const app = await buildServer({
+    registry,
+    synthesis: new SynthesisService(registry, runner, config),
+    jobs: new JobService(store, runner),
+    apiKey: () => apiKey,
+    allowedHosts: () => hosts,
+    bodyLimit: config.bodyLimit,
+    staticDir: config.staticDir,
+    logger: options.logger ?? false,
+  });
+  await app.listen({ host: config.host, port });
+  port = (app.server.address() as AddressInfo).port;
+  const extraHosts = (process.env.ORATOR_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const hosts = allowedHosts(config.host, port, extraHosts);
+  const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    apiKey,
+    apiKeyFile: stored.file,
+    app,
+    registry,
+    async close() {
+      await app.close();
+      await runner.stop();
+      await pool.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import path from 'node:path';
+
+/** Where a job's files live in the data dir. */
+export class JobFiles {
+  constructor(private readonly dataDir: string) {}
+
+  chunkDir(jobId: string): string {
+    return path.join(this.dataDir, 'chunks', jobId);
+  }
+  chunkFile(jobId: string, idx: number): string {
+    return path.join(this.chunkDir(jobId), `${String(idx).padStart(6, '0')}.pcm`);
+  }
+  audioDir(): string {
+    return path.join(this.dataDir, 'audio');
+  }
+  audioFile(jobId: string): string {
+    return path.join(this.audioDir(), `${jobId}.wav`);
+  }
+}
+
+/** Files being written carry this suffix until they are complete and renamed. */
+export const PARTIAL = '.partial';

@@ -1,0 +1,129 @@
+import type { Db } from '../storage/database';
+import type { Chunk } from './chunker';
+import { assertTransition, type JobState } from './state';
+
+export interface JobRow {
+  id: string;
+  state: JobState;
+  engine: string;
+  voice: string;
+  local_voice: string;
+  rate: number;
+  pitch: number;
+  volume: number;
+  characters: number;
+  chunks_total: number;
+  chunks_done: number;
+  sample_rate: number | null;
+  created_at: string;
+  finished_at: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  audio_bytes: number | null;
+  duration_s: number | null;
+  expires_at: string | null;
+}
+
+export interface ChunkRow {
+  job_id: string;
+  idx: number;
+  text: string;
+  pause_ms: number;
+  done: number;
+  samples: number | null;
+  attempts: number;
+}
+
+export type NewJob = Pick<JobRow, 'id' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'> & {
+  expires_at?: string | null;
+};
+
+export interface ListQuery {
+  limit: number;
+  /** Exclusive: jobs older than this one (created_at, id). */
+  before?: { created_at: string; id: string };
+  states?: JobState[];
+}
+
+/** All SQL about jobs and their chunks. */
+export class JobStore {
+  constructor(private readonly db: Db) {}
+
+  insert(job: NewJob, chunks: Chunk[]): void {
+    const insertJob = this.db.prepare(
+      `INSERT INTO jobs (id, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
+       VALUES (@id, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+    );
+    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      insertJob.run({ expires_at: null, ...job, chunks_total: chunks.length });
+      chunks.forEach((chunk, idx) => insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs));
+    })();
+  }
+
+  get(id: string): JobRow | undefined {
+    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  }
+
+  list(query: ListQuery): JobRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.states?.length) {
+      where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+      params.push(...query.states);
+    }
+    if (query.before) {
+      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      params.push(query.before.created_at, query.before.created_at, query.before.id);
+    }
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return this.db.prepare(sql).all(...params, query.limit) as JobRow[];
+  }
+
+  countInStates(states: JobState[]): number {
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN (${states.map(() => '?').join(', ')})`).get(...states);
+    return (row as { n: number }).n;
+  }
+
+  idsInStates(states: JobState[]): string[] {
+    const rows = this.db.prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, id`).all(...states);
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  pendingChunks(jobId: string): ChunkRow[] {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
+  }
+
+  chunks(jobId: string): ChunkRow[] {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
+  }
+
+  countAttempt(jobId: string, idx: number): void {
+    this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
+  }
+
+  /** Records a finished chunk (its audio file is already in place) and returns the job's new count. */
+  chunkDone(jobId: string, idx: number, samples: number, sampleRate: number): number {
+    return this.db.transaction(() => {
+      const changed = this.db.prepare('UPDATE chunks SET done = 1, samples = ? WHERE job_id = ? AND idx = ? AND done = 0').run(samples, jobId, idx);
+      if (changed.changes) {
+        this.db.prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?').run(sampleRate, jobId);
+      }
+      return (this.db.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
+    })();
+  }
+
+  transition(id: string, to: JobState, fields: Partial<Pick<JobRow, 'finished_at' | 'error_code' | 'error_message' | 'audio_bytes' | 'duration_s'>> = {}): void {
+    this.db.transaction(() => {
+      const row = this.get(id);
+      if (!row) throw new Error(`No job ${id}`);
+      assertTransition(row.state, to);
+      const sets = ['state = @state', ...Object.keys(fields).map((k) => `${k} = @${k}`)];
+      this.db.prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id`).run({ ...fields, state: to, id });
+    })();
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
+  }
+}

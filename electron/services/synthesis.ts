@@ -1,0 +1,81 @@
+import { ApiError, OPTION_RANGES, type PreviewBody, type SynthesizeBody } from '../contract';
+import { applyGain } from '../audio/gain';
+import { durationSeconds, encodeWav } from '../audio/wav';
+import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import { codePoints } from '../jobs/chunker';
+import type { JobRunner } from '../jobs/runner';
+import type { JobRow } from '../jobs/store';
+import { sampleSentence } from './sample-sentences';
+
+export interface SynthesisLimits {
+  /** Longest text (code points) answered inline; longer text becomes a job. */
+  inlineThreshold: number;
+  /** Longest text (code points) accepted at all. */
+  maxTextLength: number;
+  /** Longest preview text (code points). */
+  previewMaxChars: number;
+}
+
+export interface InlineAudio {
+  kind: 'inline';
+  wav: Buffer;
+  engine: string;
+  voice: string;
+  durationS: number;
+}
+
+export type SynthesisResult = InlineAudio | { kind: 'job'; job: JobRow };
+
+/** Synthesis as the product offers it, whatever the transport: inline audio or a queued job. */
+export class SynthesisService {
+  constructor(
+    private readonly registry: EngineRegistry,
+    private readonly runner: JobRunner,
+    private readonly limits: SynthesisLimits,
+  ) {}
+
+  async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
+    const length = codePoints(body.text);
+    if (length > this.limits.maxTextLength) {
+      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${this.limits.maxTextLength}.`);
+    }
+    const resolved = this.registry.resolve(body);
+    const options = prosody(body);
+    if (body.mode === 'job' || length > this.limits.inlineThreshold) {
+      return { kind: 'job', job: this.runner.enqueue(resolved, body.text, options) };
+    }
+    return this.inline(resolved, body.text, options);
+  }
+
+  async preview(body: PreviewBody): Promise<InlineAudio> {
+    const resolved = this.registry.resolve(body);
+    const text = body.text ?? sampleSentence(resolved.voice.language);
+    const length = codePoints(text);
+    if (length > this.limits.previewMaxChars) {
+      throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${this.limits.previewMaxChars}.`);
+    }
+    return this.inline(resolved, text, prosody(body));
+  }
+
+  private async inline(resolved: ResolvedVoice, text: string, options: ReturnType<typeof prosody>): Promise<InlineAudio> {
+    const pcm = await resolved.adapter.synthesize({ text, voice: resolved.localName, ...options }, { lane: 'interactive' }).catch((error: Error) => {
+      throw error instanceof ApiError ? error : new ApiError('engine_error', `The engine failed: ${error.message}`);
+    });
+    if (!resolved.adapter.capabilities.volume) applyGain(pcm.samples, options.volume);
+    return {
+      kind: 'inline',
+      wav: encodeWav(pcm),
+      engine: resolved.adapter.id,
+      voice: resolved.voice.id,
+      durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),
+    };
+  }
+}
+
+function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }) {
+  return {
+    rate: body.rate ?? OPTION_RANGES.rate.default,
+    pitch: body.pitch ?? OPTION_RANGES.pitch.default,
+    volume: body.volume ?? OPTION_RANGES.volume.default,
+  };
+}

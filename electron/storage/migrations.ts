@@ -1,0 +1,38 @@
+/** Numbered schema migrations: entry N brings the database from user_version N to N+1. Never edit a shipped one. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE jobs (
+    id            TEXT PRIMARY KEY,
+    state         TEXT NOT NULL,
+    engine        TEXT NOT NULL,
+    voice         TEXT NOT NULL,
+    local_voice   TEXT NOT NULL,
+    rate          REAL NOT NULL,
+    pitch         REAL NOT NULL,
+    volume        REAL NOT NULL,
+    characters    INTEGER NOT NULL,
+    chunks_total  INTEGER NOT NULL,
+    chunks_done   INTEGER NOT NULL DEFAULT 0,
+    sample_rate   INTEGER,
+    created_at    TEXT NOT NULL,
+    finished_at   TEXT,
+    error_code    TEXT,
+    error_message TEXT,
+    audio_bytes   INTEGER,
+    duration_s    REAL,
+    expires_at    TEXT
+  );
+  CREATE INDEX jobs_by_created ON jobs (created_at DESC, id DESC);
+  CREATE INDEX jobs_by_state ON jobs (state);
+  CREATE TABLE chunks (
+    job_id     TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    idx        INTEGER NOT NULL,
+    text       TEXT NOT NULL,
+    pause_ms   INTEGER NOT NULL,
+    done       INTEGER NOT NULL DEFAULT 0,
+    samples    INTEGER,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (job_id, idx)
+  );
+  `,
+];
