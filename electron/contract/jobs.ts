@@ -26,3 +26,33 @@ export const Job = Type.Object({
 export type Job = Static<typeof Job>;
 
 export const JobParams = Type.Object({ id: Type.String() });
+
+export const JobList = Type.Object({
+  jobs: Type.Array(Job),
+  /** Pass as `cursor` for the next (older) page; absent on the last page. */
+  next_cursor: Type.Optional(Type.String()),
+});
+export type JobList = Static<typeof JobList>;
+
+export const JobListQuery = Type.Object({
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: '1 to 200, default 50' })),
+  cursor: Type.Optional(Type.String()),
+  status: Type.Optional(JobStatus),
+});
+
+/** Precomputed waveform peaks, so a player can draw hours of audio without decoding it. */
+export const JobPeaks = Type.Object({
+  duration_s: Type.Number(),
+  sample_rate: Type.Integer(),
+  peaks_per_second: Type.Integer(),
+  /** Max absolute amplitude per window, 0 to 1. */
+  peaks: Type.Array(Type.Number()),
+});
+export type JobPeaks = Static<typeof JobPeaks>;
+
+/**
+ * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type,
+ * the data a Job as JSON.
+ */
+export const JOB_EVENT_TYPES = ['progress', 'done', 'failed'] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];

@@ -2,8 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
-import { espeakWasmAdapter } from '../engines/espeak-ng/adapter';
-import { espeakSystemAdapter } from '../engines/espeak-ng-system/adapter';
+import { allEngines } from '../engines/installed';
 import { SynthesisPool } from '../engines/worker-pool';
 import { JobRunner } from '../jobs/runner';
 import { JobStore } from '../jobs/store';
@@ -38,7 +37,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const apiKey = config.apiKey ?? stored.key;
 
   const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
-  const registry = new EngineRegistry([espeakWasmAdapter(pool), espeakSystemAdapter()]);
+  const registry = new EngineRegistry(allEngines(pool));
   await registry.probeAll();
 
   const db = openDatabase(config.dataDir);
