@@ -1,20 +1,42 @@
 import { Type, type Static } from 'typebox';
 
-export const Voice = Type.Object({
-  id: Type.String({ description: 'Globally unique: "<engine id>:<voice>"', examples: ['espeak-ng:en-us'] }),
-  name: Type.String(),
-  language: Type.String({ description: 'BCP 47 tag' }),
-  gender: Type.Optional(Type.Union([Type.Literal('male'), Type.Literal('female')])),
-  sampleRate: Type.Integer(),
-});
-export type Voice = Static<typeof Voice>;
-
 export const Capabilities = Type.Object({
   rate: Type.Boolean(),
   pitch: Type.Boolean(),
   volume: Type.Boolean(),
 });
 export type Capabilities = Static<typeof Capabilities>;
+
+export const QualityTier = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')], {
+  description:
+    'How natural the voice sounds: low = formant or diphone synthesis (robotic), medium = unit selection or statistical parametric (HMM, clustergen), high = neural',
+});
+export type QualityTier = Static<typeof QualityTier>;
+
+const OptionHandling = (after: 'after_synthesis' | 'ignored') => Type.Union([Type.Literal('engine'), Type.Literal(after)]);
+export const OptionSupport = Type.Object(
+  {
+    rate: OptionHandling('ignored'),
+    pitch: OptionHandling('ignored'),
+    volume: OptionHandling('after_synthesis'),
+  },
+  {
+    description:
+      'Who applies each option: "engine" = the engine itself; "after_synthesis" = Orator scales the audio afterwards; "ignored" = nobody, the audio is at the default',
+  },
+);
+export type OptionSupport = Static<typeof OptionSupport>;
+
+export const Voice = Type.Object({
+  id: Type.String({ description: 'Globally unique: "<engine id>:<voice>"', examples: ['espeak-ng:en-us'] }),
+  name: Type.String(),
+  language: Type.String({ description: 'BCP 47 tag' }),
+  gender: Type.Optional(Type.Union([Type.Literal('male'), Type.Literal('female')])),
+  sampleRate: Type.Integer(),
+  quality: Type.Optional(QualityTier),
+  options: Type.Optional(OptionSupport),
+});
+export type Voice = Static<typeof Voice>;
 
 export const EngineSummary = Type.Object({
   id: Type.String(),
@@ -25,6 +47,15 @@ export const EngineSummary = Type.Object({
   languages: Type.Array(Type.String()),
   defaultVoice: Type.Union([Type.String(), Type.Null()]),
   capabilities: Capabilities,
+  kind: Type.Optional(
+    Type.Union([Type.Literal('embedded'), Type.Literal('system'), Type.Literal('neural')], {
+      description: 'embedded = ships with Orator (WebAssembly); system = a program installed on this machine; neural = model files the user supplies',
+    }),
+  ),
+  options: Type.Optional(OptionSupport),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), { description: 'Problems found while probing that leave the engine usable, e.g. a malformed model folder that was skipped' }),
+  ),
 });
 export type EngineSummary = Static<typeof EngineSummary>;
 

@@ -1,44 +1,165 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+/** Running engine programs as child processes: lookup, time limits, and WAV hand-over through temp files. */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { ApiError } from '../contract';
 import { decodeWav } from '../audio/wav';
 import type { Pcm } from './engine';
 
-const execFileAsync = promisify(execFile);
-
-/** A hung engine process is killed after this long. */
+/** A hung engine process is killed after this long and the request fails with engine_timeout. */
 export const TOOL_TIMEOUT_MS = 120_000;
+/** Listing voices is quick; a program that takes longer is treated as broken. */
+export const PROBE_TIMEOUT_MS = 20_000;
+/** The largest output kept: a WAV on stdout for a long chunk stays far below this. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
-export async function runTool(executable: string, args: string[], signal?: AbortSignal) {
-  return execFileAsync(executable, args, {
-    timeout: TOOL_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 * 1024 * 1024,
-    encoding: 'utf8',
-    ...(signal ? { signal } : {}),
-  });
+export interface ToolOptions {
+  signal?: AbortSignal | undefined;
+  /** Written to the program's standard input, which is then closed. */
+  input?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface ToolOutput {
+  stdout: Buffer;
+  stderr: string;
 }
 
 /**
- * Runs an engine program that reads text from a file and writes a WAV file. Files, not pipes:
- * several engines leave placeholder sizes in a piped WAV header, and flite hangs on one.
+ * Runs a program to completion. It gets its own process group so that a timeout or an abort
+ * also ends what it started (text2wave is a script that runs festival).
  */
-export async function synthesizeToWavFile(
+export function runToolRaw(executable: string, args: string[], options: ToolOptions = {}): Promise<ToolOutput> {
+  const timeoutMs = options.timeoutMs ?? TOOL_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(options.signal.reason);
+    const child = spawn(executable, args, {
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let failure: unknown;
+    const kill = (reason: unknown) => {
+      failure ??= reason;
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(
+      () => kill(new ApiError('engine_timeout', `${path.basename(executable)} did not finish within ${timeoutMs / 1000} s and was stopped.`)),
+      timeoutMs,
+    );
+    const onAbort = () => kill(options.signal!.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_OUTPUT_BYTES) kill(new Error(`${path.basename(executable)} wrote more than ${MAX_OUTPUT_BYTES} bytes`));
+      else stdout.push(chunk);
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    if (options.input !== undefined) {
+      // A program that exits without reading all its input must not crash us with EPIPE.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(options.input, 'utf8');
+    }
+    child.on('error', (error) => kill(error));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (failure !== undefined) return reject(failure);
+      if (code !== 0) {
+        const detail = lastLines(stderr) || lastLines(Buffer.concat(stdout).toString('utf8'));
+        return reject(new Error(`${path.basename(executable)} exited with ${code ?? signal}${detail ? `: ${detail}` : ''}`));
+      }
+      resolve({ stdout: Buffer.concat(stdout), stderr });
+    });
+  });
+}
+
+/** Runs a program and returns its output as text (voice listings). */
+export async function runTool(executable: string, args: string[], options: ToolOptions = {}) {
+  const { stdout, stderr } = await runToolRaw(executable, args, { timeoutMs: PROBE_TIMEOUT_MS, ...options });
+  return { stdout: stdout.toString('utf8'), stderr };
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ').slice(0, 500);
+}
+
+export interface TempFiles {
+  /** Holds the request text, UTF-8. */
+  textFile: string;
+  /** Where the program is to write its WAV. */
+  wavFile: string;
+}
+
+export interface ToolCommand {
+  args: string[];
+  /** Standard input, for programs that read text only from there. */
+  input?: string;
+  /** The WAV comes on standard output instead of in `wavFile`. */
+  wavOnStdout?: boolean;
+}
+
+/**
+ * Runs an engine program that writes one WAV. Files rather than pipes by default: several
+ * engines leave placeholder sizes in a piped WAV header, and flite hangs on one.
+ */
+export async function synthesizeWithTool(
   executable: string,
-  commandLine: (textFile: string, wavFile: string) => string[],
+  command: (files: TempFiles) => ToolCommand,
   text: string,
-  signal?: AbortSignal,
+  options: Pick<ToolOptions, 'signal' | 'timeoutMs'> = {},
 ): Promise<Pcm> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-'));
   try {
-    const textFile = path.join(dir, 'in.txt');
-    const wavFile = path.join(dir, 'out.wav');
-    await writeFile(textFile, text, 'utf8');
-    await runTool(executable, commandLine(textFile, wavFile), signal);
-    return decodeWav(await readFile(wavFile));
+    const files = { textFile: path.join(dir, 'in.txt'), wavFile: path.join(dir, 'out.wav') };
+    await writeFile(files.textFile, text, 'utf8');
+    const { args, input, wavOnStdout } = command(files);
+    const { stdout } = await runToolRaw(executable, args, { ...options, input });
+    return decodeWav(wavOnStdout ? stdout : await readFile(files.wavFile));
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Folders where installers put programs that a desktop app's PATH often lacks. */
+export function standardProgramDirs(platform = process.platform, home = os.homedir()): string[] {
+  if (platform === 'win32') return [];
+  const dirs = [path.join(home, '.local', 'bin'), '/usr/local/bin', '/usr/bin', '/opt/local/bin'];
+  return platform === 'darwin' ? ['/opt/homebrew/bin', ...dirs] : dirs;
+}
+
+/** The full path of a program found on PATH or in `extraDirs`, or null. */
+export async function findExecutable(name: string, extraDirs: string[] = [], env = process.env): Promise<string | null> {
+  if (path.isAbsolute(name)) return (await isExecutable(name)) ? name : null;
+  const dirs = [...(env.PATH ?? '').split(path.delimiter).filter(Boolean), ...extraDirs];
+  const suffixes = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  for (const dir of dirs) {
+    for (const suffix of suffixes) {
+      const candidate = path.join(dir, name + suffix);
+      if (await isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }

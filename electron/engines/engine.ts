@@ -1,4 +1,4 @@
-import type { Capabilities, Voice } from '../contract';
+import type { Capabilities, EngineSummary, OptionSupport, Voice } from '../contract';
 import type { Lane } from './worker-pool';
 
 /** One request to an engine; `voice` is the engine-local name (the part after "<engine>:"). */
@@ -17,13 +17,16 @@ export interface Pcm {
 }
 
 export type Probe =
-  | { available: true; voices: Voice[]; defaultVoice: string }
+  | { available: true; voices: Voice[]; defaultVoice: string; warnings?: string[] }
   | { available: false; reason: string };
+
+export type EngineKind = NonNullable<EngineSummary['kind']>;
 
 /** What every speech engine implements, whatever runs it (worker thread, child process). */
 export interface EngineAdapter {
   readonly id: string;
   readonly name: string;
+  readonly kind: EngineKind;
   /** Which options the engine honours itself; volume is applied after synthesis otherwise. */
   readonly capabilities: Capabilities;
   /** Detects whether the engine works here and lists its voices. */
@@ -35,6 +38,15 @@ export interface SynthesisContext {
   /** Interactive work (inline, preview) goes before batch work (job chunks). */
   lane: Lane;
   signal?: AbortSignal;
+}
+
+/** How the options of `capabilities` reach the audio; volume the engine lacks is applied afterwards (services, job runner). */
+export function optionSupport(capabilities: Capabilities): OptionSupport {
+  return {
+    rate: capabilities.rate ? 'engine' : 'ignored',
+    pitch: capabilities.pitch ? 'engine' : 'ignored',
+    volume: capabilities.volume ? 'engine' : 'after_synthesis',
+  };
 }
 
 /** "espeak-ng:en-us" → { engine: "espeak-ng", name: "en-us" }. */

@@ -1,6 +1,6 @@
 import { ApiError, type EngineDetail, type EngineSummary, type Voice } from '../contract';
 import type { EngineAdapter, Probe } from './engine';
-import { splitVoiceId } from './engine';
+import { optionSupport, splitVoiceId } from './engine';
 
 interface Entry {
   adapter: EngineAdapter;
@@ -40,7 +40,9 @@ export class EngineRegistry {
 
   detail(id: string): EngineDetail {
     const entry = this.entry(id);
-    return { ...summarize(entry), voices: entry.probe.available ? entry.probe.voices : [] };
+    const options = optionSupport(entry.adapter.capabilities);
+    const voices = entry.probe.available ? entry.probe.voices : [];
+    return { ...summarize(entry), voices: voices.map((voice) => ({ options, ...voice })) };
   }
 
   /** The engine used when a request names neither voice nor engine. */
@@ -102,5 +104,8 @@ function summarize({ adapter, probe }: Entry): EngineSummary {
     languages: [...new Set(voices.map((v) => v.language))].sort(),
     defaultVoice: probe.available ? probe.defaultVoice : null,
     capabilities: adapter.capabilities,
+    kind: adapter.kind,
+    options: optionSupport(adapter.capabilities),
+    ...(probe.available && probe.warnings?.length ? { warnings: probe.warnings } : {}),
   };
 }

@@ -65,7 +65,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   return {
     host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
     port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, 0),
-    dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir()),
+    dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env)),
     apiKey: values['api-key'] ?? env.ORATOR_API_KEY,
     inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
     maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),

@@ -22,30 +22,43 @@ interface EspeakWorker {
 }
 
 let instance: Promise<EspeakWorker> | undefined;
+/** Orator's voice names (the first language of each voice) → eSpeak's voice identifiers. */
+let identifiers: Map<string, string> | undefined;
 
 function espeak(): Promise<EspeakWorker> {
   instance ??= createEspeak().then((module: { eSpeakNGWorker: new () => EspeakWorker }) => new module.eSpeakNGWorker());
   return instance;
 }
 
+function voiceIdentifiers(worker: EspeakWorker): Map<string, string> {
+  if (!identifiers) {
+    identifiers = new Map();
+    for (const voice of worker.list_voices()) {
+      const tag = voice.languages[0]?.name;
+      if (tag && !identifiers.has(tag)) identifiers.set(tag, voice.identifier);
+    }
+  }
+  return identifiers;
+}
+
 export const espeakWasm: InThreadEngine = {
   async voices(): Promise<Voice[]> {
     const worker = await espeak();
     const sampleRate = worker.get_samplerate();
-    const seen = new Set<string>();
-    const voices: Voice[] = [];
-    for (const voice of worker.list_voices()) {
-      const tag = voice.languages[0]?.name;
-      if (!tag || seen.has(tag)) continue;
-      seen.add(tag);
-      voices.push({ id: `espeak-ng:${tag}`, name: voice.name, language: toBcp47(tag), sampleRate });
-    }
-    return voices;
+    const names = new Map(worker.list_voices().map((v) => [v.identifier, v.name]));
+    return [...voiceIdentifiers(worker)].map(([tag, identifier]) => ({
+      id: `espeak-ng:${tag}`,
+      name: names.get(identifier) ?? tag,
+      language: toBcp47(tag),
+      sampleRate,
+    }));
   },
 
   async synthesize(request: SynthesisRequest): Promise<Pcm> {
     const worker = await espeak();
-    if (worker.set_voice(request.voice) !== 0) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
+    // By identifier: a few voices ("fr-fr", "en-gb") cannot be selected by their language name.
+    const identifier = voiceIdentifiers(worker).get(request.voice);
+    if (!identifier || worker.set_voice(identifier) !== 0) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
     const prosody = espeakProsody(request);
     worker.set_rate(prosody.wpm);
     worker.set_pitch(prosody.pitch);

@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+import { TTS_ROOT } from './paths';
+
+export const SETTINGS_PATH = `${TTS_ROOT}/settings`;
+export const API_KEY_PATH = `${SETTINGS_PATH}/api-key`;
+
+/** Loopback names and IP literals, or a DNS name: what a listen() host may be. */
+const HOST_PATTERN = '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$';
+
+/** The settings a person changes in the studio; stored as settings.json in the data dir. */
+export const Settings = Type.Object(
+  {
+    host: Type.String({ pattern: HOST_PATTERN, maxLength: 253, description: 'Address the gateway binds; anything but loopback exposes it to the network' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one at each start' }),
+    inline_threshold: Type.Integer({ minimum: 1, description: 'Longest text (code points) answered inline; longer text becomes a job' }),
+    max_text_length: Type.Integer({ minimum: 1, description: 'Longest text (code points) accepted at all' }),
+    workers: Type.Integer({ minimum: 1, maximum: 64, description: 'Synthesis worker threads (and job chunks run at once)' }),
+    retention_days: Type.Integer({
+      minimum: 0,
+      maximum: 3650,
+      description: 'Days that finished audio of API-created jobs is kept; 0 keeps it until deleted',
+    }),
+    models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
+    engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {
+      description: 'Executable of a system engine by engine id, where it is not on PATH, e.g. {"piper": "/opt/piper/piper"}',
+    }),
+    close_to_tray: Type.Boolean({ description: 'Desktop app: closing the window keeps the gateway running in the tray' }),
+  },
+  { additionalProperties: false, $id: 'Settings' },
+);
+export type Settings = Static<typeof Settings>;
+export type SettingName = keyof Settings;
+
+export const SettingsView = Type.Object({
+  settings: Settings,
+  restart_required: Type.Array(Type.String(), {
+    description: 'Saved settings that differ from what the running gateway uses; they apply at the next start',
+  }),
+  api_key_locked: Type.Boolean({ description: 'The key is set by --api-key or ORATOR_API_KEY for this run and cannot be regenerated' }),
+});
+export type SettingsView = Static<typeof SettingsView>;
+
+export const NewApiKey = Type.Object({
+  api_key: Type.String({ description: 'The new key; the old one stops working at once' }),
+});
+export type NewApiKey = Static<typeof NewApiKey>;

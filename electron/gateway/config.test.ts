@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { configFromArgs, DEFAULTS, defaultDataDir } from './config';
+import { allowedHosts } from './plugins/host-check';
+
+describe('configFromArgs', () => {
+  it('has safe defaults', () => {
+    const config = configFromArgs([], { XDG_CONFIG_HOME: '/cfg' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 5700, inlineThreshold: 1000, maxTextLength: 2_000_000, dataDir: '/cfg/Orator' });
+    expect(config.apiKey).toBeUndefined();
+    expect(config.bodyLimit).toBe(DEFAULTS.bodyLimit);
+  });
+
+  it('takes flags over environment', () => {
+    const env = { ORATOR_HOST: '::1', ORATOR_PORT: '6000', ORATOR_DATA_DIR: '/env', ORATOR_API_KEY: 'env-key' };
+    expect(configFromArgs([], env)).toMatchObject({ host: '::1', port: 6000, dataDir: '/env', apiKey: 'env-key' });
+    const flags = ['--host', '127.0.0.2', '--port', '0', '--data-dir', '/flag', '--api-key', 'k', '--inline-threshold', '50'];
+    expect(configFromArgs(flags, env)).toMatchObject({ host: '127.0.0.2', port: 0, dataDir: '/flag', apiKey: 'k', inlineThreshold: 50 });
+  });
+
+  it('refuses bad values and unknown flags', () => {
+    expect(() => configFromArgs(['--port', 'abc'], {})).toThrow('--port');
+    expect(() => configFromArgs(['--inline-threshold', '0'], {})).toThrow('--inline-threshold');
+    expect(() => configFromArgs(['--colour'], {})).toThrow();
+  });
+
+  it('uses the platform user data folder, as Electron does', () => {
+    expect(defaultDataDir('linux', {}, '/home/u')).toBe('/home/u/.config/Orator');
+    expect(defaultDataDir('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/Orator');
+    expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toMatch(/Roaming.Orator$/);
+  });
+});
+
+describe('allowedHosts', () => {
+  it('allows loopback names and the bound host with the port only', () => {
+    const hosts = allowedHosts('127.0.0.1', 5700);
+    expect([...hosts].sort()).toEqual(['127.0.0.1:5700', '[::1]:5700', 'localhost:5700']);
+    expect(allowedHosts('192.168.1.5', 80).has('192.168.1.5:80')).toBe(true);
+    expect(allowedHosts('::1', 80).has('[::1]:80')).toBe(true);
+  });
+});

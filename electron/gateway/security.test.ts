@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/gateway';
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+});
+afterAll(() => gateway.stop());
+
+/** A raw request, so that the Host header can be anything (fetch does not let us set it). */
+function rawGet(route: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port: gateway.port, path: route, headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+describe('API key', () => {
+  it('is stored in the data dir, 32 random bytes as base64url, mode 0600', async () => {
+    expect(gateway.apiKeyFile).toBe(path.join(gateway.dataDir, 'api-key'));
+    expect(gateway.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await stat(gateway.apiKeyFile)).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['GET', '/api/v1/tts/engines'],
+    ['GET', '/api/v1/tts/engines/espeak-ng'],
+    ['POST', '/api/v1/tts/synthesize'],
+    ['POST', '/api/v1/tts/preview'],
+    ['GET', '/api/v1/tts/jobs/00000000-0000-4000-8000-000000000000'],
+    ['GET', '/api/v1/tts/jobs/00000000-0000-4000-8000-000000000000/audio'],
+  ])('guards %s %s', async (method, route) => {
+    for (const authorization of [undefined, 'Bearer wrong', `Basic ${gateway.apiKey}`, `Bearer ${gateway.apiKey}x`]) {
+      const response = await fetch(gateway.url + route, { method, headers: authorization ? { authorization } : {} });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+  });
+
+  it('is overridable and then the stored key no longer works', async () => {
+    const other = await startTestGateway({ apiKey: 'my-own-key' });
+    try {
+      expect((await fetch(`${other.url}/api/v1/tts/engines`, { headers: { authorization: 'Bearer my-own-key' } })).status).toBe(200);
+      const stored = (await import('node:fs')).readFileSync(other.apiKeyFile, 'utf8').trim();
+      expect((await fetch(`${other.url}/api/v1/tts/engines`, { headers: { authorization: `Bearer ${stored}` } })).status).toBe(401);
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe('Host header (DNS rebinding)', () => {
+  it.each(['evil.example', `evil.example:${0}`, '127.0.0.1:1', 'localhost.evil.example'])('rejects Host %s with 403 forbidden_host', async (host) => {
+    const response = await rawGet('/api/v1/tts/engines', { host: host.replace(':0', `:${gateway.port}`), authorization: `Bearer ${gateway.apiKey}` });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'forbidden_host' } });
+  });
+
+  it('rejects foreign hosts even on public routes', async () => {
+    expect((await rawGet('/', { host: 'evil.example' })).status).toBe(403);
+    expect((await rawGet('/api/v1/openapi.json', { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it.each(['127.0.0.1', 'localhost', 'LOCALHOST'])('accepts %s with the port', async (name) => {
+    const response = await rawGet('/api/v1/tts/engines', { host: `${name}:${gateway.port}`, authorization: `Bearer ${gateway.apiKey}` });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('network exposure', () => {
+  it('binds to 127.0.0.1 only by default', () => {
+    expect(gateway.url).toBe(`http://127.0.0.1:${gateway.port}`);
+    expect(gateway.app.server.address()).toMatchObject({ address: '127.0.0.1' });
+  });
+
+  it('sends no CORS headers, so other origins cannot read answers', async () => {
+    const response = await gateway.api('/api/v1/tts/engines', { headers: { origin: 'http://evil.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${gateway.url}/api/v1/tts/synthesize`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
+import { prose } from '../testing/audio';
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+describe('chunkText', () => {
+  it('keeps every word, in order, and bounds chunk size', () => {
+    const text = prose(20_000);
+    const chunks = chunkText(text, 'en', 500);
+    expect(chunks.every((c) => codePoints(c.text) <= 500)).toBe(true);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(words(text));
+    expect(chunks.length).toBeGreaterThan(20_000 / 500);
+  });
+
+  it('cuts at sentence ends when it can', () => {
+    const chunks = chunkText(prose(5000), 'en', 500);
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.text).toMatch(/[.!?]$/);
+  });
+
+  it('marks paragraph ends with a longer pause', () => {
+    const chunks = chunkText('First paragraph. It has two sentences.\n\nSecond paragraph here.', 'en', 25);
+    expect(chunks.map((c) => c.pauseMs)).toEqual([SENTENCE_PAUSE_MS, PARAGRAPH_PAUSE_MS, PARAGRAPH_PAUSE_MS]);
+  });
+
+  it('splits an over-long sentence at clauses, then words, never inside a word', () => {
+    const sentence = `${'alpha beta gamma, '.repeat(40)}and the end.`;
+    const chunks = chunkText(sentence, 'en', 100);
+    expect(chunks.every((c) => codePoints(c.text) <= 100)).toBe(true);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(words(sentence));
+    for (const chunk of chunks) expect(words(chunk.text).every((w) => /^(alpha|beta|gamma,?|and|the|end\.)$/.test(w))).toBe(true);
+    const unpunctuated = 'word '.repeat(300).trim();
+    const pieces = chunkText(unpunctuated, 'en', 64);
+    expect(pieces.every((c) => codePoints(c.text) <= 64 && /^(word ?)+$/.test(c.text))).toBe(true);
+  });
+
+  it('segments text without spaces by language (Japanese)', () => {
+    const text = '今日は晴れです。明日は雨が降るでしょう。週末は出かけます。';
+    const chunks = chunkText(text, 'ja', 12);
+    expect(chunks.map((c) => c.text)).toEqual(['今日は晴れです。', '明日は雨が降るでしょう。', '週末は出かけます。']);
+  });
+
+  it('counts code points, not UTF-16 units', () => {
+    expect(codePoints('𝔸𝔹')).toBe(2);
+  });
+});

@@ -1,0 +1,46 @@
+/** Test support: a real gateway on a free port with its own temporary data dir. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { configFromArgs, type GatewayConfig } from '../gateway/config';
+import { startGateway, type Gateway } from '../gateway/start';
+
+/** The built worker: `npm test` builds it first (`npm run build`). */
+export const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
+
+export interface TestGateway extends Gateway {
+  dataDir: string;
+  /** fetch() against the gateway with the API key. */
+  api(route: string, init?: RequestInit): Promise<Response>;
+  /** POST a JSON body with the API key. */
+  post(route: string, body: unknown): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startTestGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+  const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'orator-test-')));
+  const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir, ...overrides }, { workerFile: WORKER_FILE });
+  const api = (route: string, init: RequestInit = {}) =>
+    fetch(gateway.url + route, { ...init, headers: { authorization: `Bearer ${gateway.apiKey}`, ...init.headers } });
+  return Object.assign(gateway, {
+    dataDir,
+    api,
+    post: (route: string, body: unknown) =>
+      api(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    async stop() {
+      await gateway.close();
+      if (!overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** Polls a job until it is no longer running. */
+export async function waitForJob(gateway: TestGateway, jobId: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`)).json()) as { status: string; progress: { done: number; total: number } };
+    if (job.status !== 'running') return job;
+    if (Date.now() > deadline) throw new Error(`Job ${jobId} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
