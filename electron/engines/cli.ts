@@ -1,7 +1,7 @@
 /** Running engine programs as child processes: lookup, time limits, and WAV hand-over through temp files. */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../contract';
@@ -157,7 +157,8 @@ export async function findExecutable(name: string, extraDirs: string[] = [], env
 
 async function isExecutable(file: string): Promise<boolean> {
   try {
-    await access(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    if (!(await stat(file)).isFile()) return false;
+    if (process.platform !== 'win32') await access(file, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -1,64 +1,100 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Voice } from '../../contract';
-import type { EngineAdapter, Probe } from '../engine';
-import { toBcp47 } from '../engine';
+import { toBcp47, type SynthesisRequest } from '../engine';
 import { espeakProsody } from '../espeak-ng/prosody';
-import { runTool, synthesizeToWavFile } from '../cli';
+import { runTool, type TempFiles } from '../cli';
+import { cliAdapter, type CliOverrides } from '../cli-adapter';
 
+const ID = 'espeak-ng-system';
 const SAMPLE_RATE = 22050;
+/** MBROLA diphone databases are 16 kHz. */
+const MBROLA_SAMPLE_RATE = 16000;
+/** Where Debian's mbrola-* packages put their databases. */
+export const MBROLA_DIRS = ['/usr/share/mbrola', '/usr/local/share/mbrola'];
+
+interface ListedVoice {
+  language: string;
+  gender?: 'male' | 'female';
+  name: string;
+  file: string;
+}
 
 /**
- * Parses `espeak-ng --voices`:
+ * Parses `espeak-ng --voices[=mb]`:
  *  Pty Language       Age/Gender VoiceName          File                 Other Languages
  *   2  en-us           --/M      English_(America)  gmw/en-US            (en 3)
  */
-export function parseEspeakVoices(listing: string, engineId: string): Voice[] {
-  const voices: Voice[] = [];
-  const seen = new Set<string>();
+function parseListing(listing: string): ListedVoice[] {
+  const voices: ListedVoice[] = [];
   for (const line of listing.split('\n').slice(1)) {
-    const [, language, ageGender, name] = line.trim().split(/\s+/);
-    if (!language || !ageGender || !name || seen.has(language)) continue;
-    seen.add(language);
+    const [, language, ageGender, name, file] = line.trim().split(/\s+/);
+    if (!language || !ageGender || !name || !file) continue;
     const gender = ageGender.endsWith('/F') ? 'female' : ageGender.endsWith('/M') ? 'male' : undefined;
-    voices.push({
-      id: `${engineId}:${language}`,
-      name: name.replaceAll('_', ' '),
-      language: toBcp47(language),
-      ...(gender ? { gender } : {}),
-      sampleRate: SAMPLE_RATE,
-    });
+    voices.push({ language, name: name.replaceAll('_', ' '), file, ...(gender ? { gender } : {}) });
   }
   return voices;
 }
 
-/** Command line that writes one WAV file; text comes from a file (no argv length limit). */
-export function espeakCommand(voice: string, options: Parameters<typeof espeakProsody>[0], textFile: string, wavFile: string) {
-  const p = espeakProsody(options);
-  return ['-v', voice, '-s', String(p.wpm), '-p', String(p.pitch), '-a', String(p.amplitude), '-f', textFile, '-w', wavFile];
+function toVoice(local: string, listed: ListedVoice, sampleRate: number, engineId: string): Voice {
+  return {
+    id: `${engineId}:${local}`,
+    name: listed.name,
+    language: toBcp47(listed.language),
+    ...(listed.gender ? { gender: listed.gender } : {}),
+    sampleRate,
+    quality: 'low',
+  };
 }
 
-/** The system's `espeak-ng` program (Debian package espeak-ng), run as a child process. */
-export function espeakSystemAdapter(executable = 'espeak-ng'): EngineAdapter {
-  const id = 'espeak-ng-system';
+/** The eSpeak NG voices of `espeak-ng --voices`, one per language, named by language. */
+export function parseEspeakVoices(listing: string, engineId: string): Voice[] {
+  const seen = new Set<string>();
+  return parseListing(listing)
+    .filter((v) => !seen.has(v.language) && seen.add(v.language))
+    .map((v) => toVoice(v.language, v, SAMPLE_RATE, engineId));
+}
+
+/**
+ * The MBROLA voices of `espeak-ng --voices=mb` whose database is installed (eSpeak NG lists
+ * them all, installed or not), named like "mb-us1" as `-v` takes them.
+ */
+export function parseMbrolaVoices(listing: string, engineId: string, installed: (database: string) => boolean): Voice[] {
+  return parseListing(listing).flatMap((v) => {
+    const local = path.basename(v.file);
+    const database = /^mb-([a-z]+\d+)/.exec(local)?.[1];
+    return database && installed(database) ? [toVoice(local, v, MBROLA_SAMPLE_RATE, engineId)] : [];
+  });
+}
+
+export function mbrolaInstalled(database: string): boolean {
+  return MBROLA_DIRS.some((dir) => existsSync(path.join(dir, database)));
+}
+
+/** Command line that writes one WAV file; text comes from a file (no argv length limit). */
+export function espeakCommand(request: SynthesisRequest, files: TempFiles) {
+  const p = espeakProsody(request);
   return {
-    id,
-    name: 'eSpeak NG (system)',
-    capabilities: { rate: true, pitch: true, volume: true },
-    async probe(): Promise<Probe> {
-      try {
-        const { stdout } = await runTool(executable, ['--voices']);
-        const voices = parseEspeakVoices(stdout, id);
-        if (voices.length === 0) return { available: false, reason: 'espeak-ng lists no voices' };
-        const preferred = voices.find((v) => v.id === `${id}:en-us`) ?? voices[0]!;
-        return { available: true, voices, defaultVoice: preferred.id };
-      } catch (error) {
-        return {
-          available: false,
-          reason: `espeak-ng is not installed or does not run (${(error as Error).message}). Install it: apt install espeak-ng`,
-        };
-      }
-    },
-    synthesize(request, { signal }) {
-      return synthesizeToWavFile(executable, (textFile, wavFile) => espeakCommand(request.voice, request, textFile, wavFile), request.text, signal);
-    },
+    args: ['-v', request.voice, '-s', String(p.wpm), '-p', String(p.pitch), '-a', String(p.amplitude), '-f', files.textFile, '-w', files.wavFile],
   };
+}
+
+/** The system's `espeak-ng` program (Debian package espeak-ng), with any installed MBROLA voices. */
+export function espeakSystemAdapter(overrides: CliOverrides = {}) {
+  return cliAdapter(
+    {
+      id: ID,
+      name: 'eSpeak NG (system)',
+      capabilities: { rate: true, pitch: true, volume: true },
+      program: 'espeak-ng',
+      installHint: 'Install it: apt install espeak-ng (MBROLA voices: apt install mbrola mbrola-us1).',
+      preferredVoices: ['en-us'],
+      async voices(executable) {
+        const [plain, mbrola] = await Promise.all([runTool(executable, ['--voices']), runTool(executable, ['--voices=mb'])]);
+        return [...parseEspeakVoices(plain.stdout, ID), ...parseMbrolaVoices(mbrola.stdout, ID, mbrolaInstalled)];
+      },
+      command: espeakCommand,
+    },
+    overrides,
+  );
 }

@@ -51,6 +51,7 @@ export const espeakWasm: InThreadEngine = {
       name: names.get(identifier) ?? tag,
       language: toBcp47(tag),
       sampleRate,
+      quality: 'low' as const,
     }));
   },
 

@@ -1,0 +1,63 @@
+import type { Capabilities, Voice } from '../contract';
+import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
+import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
+
+/** What makes a system engine: its program, how to list its voices and the command line that writes a WAV. */
+export interface CliEngineSpec {
+  id: string;
+  name: string;
+  capabilities: Capabilities;
+  /** The program, looked up on PATH and in the standard program folders. */
+  program: string;
+  /** The engine exists only on this platform (macOS `say`, Windows SAPI). */
+  platform?: NodeJS.Platform;
+  /** How to get the engine, for the unavailable reason. */
+  installHint: string;
+  /** Lists the voices; throws with a sentence a user understands when the engine is broken. */
+  voices(executable: string): Promise<Voice[]>;
+  /** Local voice names to use by default, best first; otherwise the first voice. */
+  preferredVoices?: string[];
+  command(request: SynthesisRequest, files: TempFiles): ToolCommand;
+}
+
+/** Settings tests and the user's configuration may override. */
+export interface CliOverrides {
+  /** A program path or name to use instead of the spec's. */
+  program?: string;
+  timeoutMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+/** An engine adapter around a program run as a child process, one process per request. */
+export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): EngineAdapter {
+  let executable: string | null = null;
+  const platform = overrides.platform ?? process.platform;
+  return {
+    id: spec.id,
+    name: spec.name,
+    kind: 'system',
+    capabilities: spec.capabilities,
+    async probe(): Promise<Probe> {
+      if (spec.platform && spec.platform !== platform) {
+        return { available: false, reason: `${spec.name} exists only on ${PLATFORM_NAMES[spec.platform] ?? spec.platform}.` };
+      }
+      const program = overrides.program ?? spec.program;
+      executable = await findExecutable(program, standardProgramDirs(platform));
+      if (!executable) return { available: false, reason: `${program} was not found on PATH. ${spec.installHint}` };
+      try {
+        const voices = await spec.voices(executable);
+        if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}` };
+        const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
+        return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id };
+      } catch (error) {
+        return { available: false, reason: `${executable} does not work: ${(error as Error).message}` };
+      }
+    },
+    async synthesize(request, { signal }) {
+      if (!executable) throw new Error(`${spec.name} has not been found`);
+      return synthesizeWithTool(executable, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs });
+    },
+  };
+}
+
+const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
