@@ -8,3 +8,4 @@ export * from './engines';
 export * from './synthesis';
 export * from './jobs';
 export * from './paths';
+export * from './settings';

@@ -26,7 +26,7 @@ export const Settings = Type.Object(
     }),
     close_to_tray: Type.Boolean({ description: 'Desktop app: closing the window keeps the gateway running in the tray' }),
   },
-  { additionalProperties: false, $id: 'Settings' },
+  { additionalProperties: false },
 );
 export type Settings = Static<typeof Settings>;
 export type SettingName = keyof Settings;

@@ -6,18 +6,23 @@ import { existsSync } from 'node:fs';
 import { OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
+import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { registerAuth } from './plugins/auth';
+import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
+import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 
 export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
+  /** The settings panel's routes; absent in tests that build a bare server. */
+  settings?: SettingsService;
   apiKey: () => string;
   /** Host headers accepted (name:port); read per request because the port is known only after listen. */
   allowedHosts: () => Set<string>;
@@ -39,6 +44,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   registerHostCheck(app, deps.allowedHosts);
+  registerDesktopOrigin(app);
   registerAuth(app, deps.apiKey);
 
   await app.register(fastifySwagger, {
@@ -56,6 +62,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(engineRoutes, { registry: deps.registry });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs });
+      if (deps.settings) await api.register(settingsRoutes, { settings: deps.settings });
     },
     { prefix: TTS_ROOT },
   );

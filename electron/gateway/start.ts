@@ -8,6 +8,7 @@ import { JobRunner } from '../jobs/runner';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { SynthesisService } from '../services/synthesis';
+import { SettingsService } from '../settings/service';
 import { openDatabase } from '../storage/database';
 import { loadOrCreateApiKey } from './api-key';
 import type { GatewayConfig } from './config';
@@ -33,8 +34,11 @@ export interface StartOptions {
 /** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // Settings saved in the studio (settings.json) fill in what flags and env vars leave at the default.
+  const settings = SettingsService.open(config, { locked: config.apiKey !== undefined, onRegenerated: (key) => (apiKey = key) });
+  config = settings.config;
   const stored = await loadOrCreateApiKey(config.dataDir);
-  const apiKey = config.apiKey ?? stored.key;
+  let apiKey = config.apiKey ?? stored.key;
 
   const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
   const registry = new EngineRegistry(allEngines(pool));
@@ -56,6 +60,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     registry,
     synthesis: new SynthesisService(registry, runner, config),
     jobs: new JobService(store, runner),
+    settings,
     apiKey: () => apiKey,
     allowedHosts: () => hosts,
     bodyLimit: config.bodyLimit,
@@ -71,7 +76,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   return {
     url: `http://${urlHost}:${port}`,
     port,
-    apiKey,
+    get apiKey() {
+      return apiKey;
+    },
     apiKeyFile: stored.file,
     app,
     registry,
