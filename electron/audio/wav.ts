@@ -29,6 +29,12 @@ export function pcmBytes(samples: Int16Array): Buffer {
   return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 
+/** The bytes of 16-bit PCM as samples, without a copy when they are aligned. */
+export function int16View(bytes: Buffer): Int16Array {
+  const aligned = bytes.byteOffset % 2 === 0 ? bytes : Buffer.from(bytes);
+  return new Int16Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.length / 2));
+}
+
 export function encodeWav(pcm: Pcm): Buffer {
   return Buffer.concat([wavHeader(pcm.sampleRate, pcm.samples.byteLength), pcmBytes(pcm.samples)]);
 }
@@ -84,8 +90,7 @@ export function decodeWav(file: Buffer): Pcm {
   if (info.format !== 1 || info.bitsPerSample !== 16 || info.channels !== 1) {
     throw new Error(`Expected 16-bit mono PCM WAV, got format ${info.format}, ${info.bitsPerSample} bit, ${info.channels} channels`);
   }
-  const bytes = file.subarray(info.dataOffset, info.dataOffset + info.dataBytes - (info.dataBytes % 2));
-  const samples = new Int16Array(bytes.length / 2);
-  Buffer.from(samples.buffer).set(bytes);
+  // a copy: the samples outlive the file buffer and may be modified (gain)
+  const samples = int16View(Buffer.from(file.subarray(info.dataOffset, info.dataOffset + info.dataBytes)));
   return { sampleRate: info.sampleRate, samples };
 }

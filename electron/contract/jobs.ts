@@ -13,6 +13,7 @@ export const Job = Type.Object({
   characters: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the audio is deleted (retention of API jobs)' })),
   audio: Type.Optional(
     Type.Object({
       url: Type.String(),

@@ -17,6 +17,8 @@ export interface GatewayConfig {
   /** Worker threads (and concurrent job chunks); default: one per core. */
   workers: number;
   maxQueuedJobs: number;
+  /** Hours the audio of API-created jobs is kept; 0 (the default) keeps it until deleted. */
+  retentionHours: number;
   /** The built renderer to serve at "/", if any. */
   staticDir?: string | undefined;
 }
@@ -30,6 +32,7 @@ export const DEFAULTS = {
   // 2,000,000 code points of up to 4 UTF-8 bytes each, JSON escaping and the other fields
   bodyLimit: 10 * 1024 * 1024,
   maxQueuedJobs: 1000,
+  retentionHours: 0,
 } as const;
 
 /** Where Electron keeps userData for "Orator"; the headless gateway shares it. */
@@ -59,6 +62,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-text-length': { type: 'string' },
       workers: { type: 'string' },
       'max-queued-jobs': { type: 'string' },
+      'retention-hours': { type: 'string' },
     },
     strict: true,
   });
@@ -73,5 +77,6 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     bodyLimit: DEFAULTS.bodyLimit,
     workers: integer('--workers', values.workers, os.availableParallelism(), 1),
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
+    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, 0),
   };
 }

@@ -36,6 +36,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.bodyLimit,
+    // event streams never end by themselves: close them with the server
+    forceCloseConnections: true,
     // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

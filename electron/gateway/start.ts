@@ -5,6 +5,7 @@ import { EngineRegistry } from '../engines/registry';
 import { allEngines } from '../engines/installed';
 import { SynthesisPool } from '../engines/worker-pool';
 import { JobRunner } from '../jobs/runner';
+import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { SynthesisService } from '../services/synthesis';
@@ -22,6 +23,10 @@ export interface Gateway {
   apiKeyFile: string;
   app: FastifyInstance;
   registry: EngineRegistry;
+  /** Holds back new job chunks (the tray's "pause queue"); running chunks finish. */
+  pauseQueue(): void;
+  resumeQueue(): void;
+  readonly queuePaused: boolean;
   close(): Promise<void>;
 }
 
@@ -54,12 +59,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     maxQueuedJobs: config.maxQueuedJobs,
   });
   await runner.start();
+  const stopSweeper = startRetentionSweeper(store, runner);
+  const jobs = new JobService(store, runner, registry, () => config.retentionHours);
 
   let port = config.port;
   const app = await buildServer({
     registry,
-    synthesis: new SynthesisService(registry, runner, config),
-    jobs: new JobService(store, runner),
+    synthesis: new SynthesisService(registry, runner, config, (client) => jobs.expiryFor(client)),
+    jobs,
     settings,
     apiKey: () => apiKey,
     allowedHosts: () => hosts,
@@ -82,7 +89,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     apiKeyFile: stored.file,
     app,
     registry,
+    pauseQueue: () => runner.pause(),
+    resumeQueue: () => runner.resume(),
+    get queuePaused() {
+      return runner.isPaused;
+    },
     async close() {
+      stopSweeper();
       await app.close();
       await runner.stop();
       await pool.close();

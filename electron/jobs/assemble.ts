@@ -1,17 +1,28 @@
-import { open, readFile, rename } from 'node:fs/promises';
-import { WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
+import { int16View, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import type { ChunkRow } from './store';
 import { PARTIAL } from './files';
 
+export interface AssembledAudio {
+  bytes: number;
+}
+
 /**
  * Joins a job's chunk audio into one WAV with the chunks' pauses between them (none after
- * the last). Written under a temporary name and renamed, so a half-written file is never served.
+ * the last), and writes its waveform peaks beside it. Both are written under temporary names
+ * and renamed, so a half-written file is never served.
  */
-export async function assembleWav(target: string, sampleRate: number, chunks: ChunkRow[], chunkFile: (idx: number) => string): Promise<number> {
+export async function assembleWav(
+  target: { wav: string; peaks: string },
+  sampleRate: number,
+  chunks: ChunkRow[],
+  chunkFile: (idx: number) => string,
+): Promise<AssembledAudio> {
   const pauses = chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
   const dataBytes = chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
-  const partial = target + PARTIAL;
-  const file = await open(partial, 'w');
+  const peaks = new PeakAccumulator(sampleRate);
+  const file = await open(target.wav + PARTIAL, 'w');
   try {
     let position = 0;
     const write = async (bytes: Buffer) => {
@@ -20,13 +31,21 @@ export async function assembleWav(target: string, sampleRate: number, chunks: Ch
     };
     await write(wavHeader(sampleRate, dataBytes));
     for (const [i, chunk] of chunks.entries()) {
-      await write(await readFile(chunkFile(chunk.idx)));
-      if (pauses[i]) await write(Buffer.alloc(2 * pauses[i]!));
+      const pcm = await readFile(chunkFile(chunk.idx));
+      peaks.push(int16View(pcm));
+      await write(pcm);
+      if (pauses[i]) {
+        await write(Buffer.alloc(2 * pauses[i]!));
+        peaks.pushSilence(pauses[i]!);
+      }
     }
     await file.sync();
   } finally {
     await file.close();
   }
-  await rename(partial, target);
-  return WAV_HEADER_BYTES + dataBytes;
+  const peaksJson = JSON.stringify({ sample_rate: sampleRate, peaks_per_second: PEAKS_PER_SECOND, peaks: peaks.finish() });
+  await writeFile(target.peaks + PARTIAL, peaksJson);
+  await rename(target.peaks + PARTIAL, target.peaks);
+  await rename(target.wav + PARTIAL, target.wav);
+  return { bytes: WAV_HEADER_BYTES + dataBytes };
 }

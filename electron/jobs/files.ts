@@ -16,6 +16,9 @@ export class JobFiles {
   audioFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.wav`);
   }
+  peaksFile(jobId: string): string {
+    return path.join(this.audioDir(), `${jobId}.peaks.json`);
+  }
 }
 
 /** Files being written carry this suffix until they are complete and renamed. */

@@ -4,9 +4,10 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { ApiError } from '../contract';
 import { applyGain } from '../audio/gain';
 import { durationSeconds, pcmBytes, WAV_HEADER_BYTES } from '../audio/wav';
+import type { EngineAdapter } from '../engines/engine';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import { assembleWav } from './assemble';
-import { chunkText, codePoints } from './chunker';
+import { chunkText, codePoints, type Chunk } from './chunker';
 import { JobFiles, PARTIAL } from './files';
 import type { ChunkRow, JobRow, JobStore } from './store';
 
@@ -22,13 +23,19 @@ export interface RunnerOptions {
   dataDir: string;
   /** Chunks synthesized at once, over all jobs. */
   concurrency: number;
-  /** Jobs waiting or running before new ones are refused. */
+  /** Unfinished jobs (waiting or running) before new ones are refused. */
   maxQueuedJobs: number;
 }
 
 export type JobEvent = { type: 'progress' | 'done' | 'failed'; job: JobRow };
 
-/** One chunk try: a failing chunk is tried once more before its job fails. */
+/** Why a job failed: an API error code, or "cancelled" / "disk_full". */
+interface JobError {
+  code: string;
+  message: string;
+}
+
+/** A failing chunk is tried once more before its job fails. */
 const MAX_ATTEMPTS = 2;
 
 interface ActiveJob {
@@ -39,23 +46,22 @@ interface ActiveJob {
 
 /**
  * Runs queued jobs: chunks of all active jobs are handed out round-robin to a fixed number of
- * concurrent slots (the worker pool's batch lane), finished chunks are persisted at once, and a
- * job's WAV is assembled when its last chunk is in. Emits "job" events (JobEvent).
+ * concurrent slots (the worker pool's batch lane), each finished chunk is persisted at once (so a
+ * restart never synthesizes it again), and a job's WAV is assembled when its last chunk is in.
+ * Emits "job" events (JobEvent).
  */
 export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
+  readonly files: JobFiles;
   private readonly active = new Map<string, ActiveJob>();
-  private readonly files: JobFiles;
-  private running = 0;
+  private readonly inFlight = new Set<Promise<void>>();
   private turn = 0;
+  private paused = false;
   private stopped = false;
 
   constructor(private readonly options: RunnerOptions) {
     super();
+    this.setMaxListeners(0); // one listener per open event stream
     this.files = new JobFiles(options.dataDir);
-  }
-
-  get jobFiles(): JobFiles {
-    return this.files;
   }
 
   /** Resumes jobs left queued or running by the last run (a stop or a crash). */
@@ -67,35 +73,73 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.pump();
   }
 
-  enqueue(resolved: ResolvedVoice, text: string, options: JobOptions): JobRow {
+  enqueue(resolved: ResolvedVoice, text: string, options: JobOptions, expiresAt: string | null = null): JobRow {
+    return this.insert(resolved, chunkText(text, resolved.voice.language), codePoints(text), options, expiresAt);
+  }
+
+  /** A new job with the text and settings of an earlier one. */
+  retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): JobRow {
+    const chunks = this.options.store.chunks(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms }));
+    return this.insert(resolved, chunks, row.characters, row, expiresAt);
+  }
+
+  /** Stops a running job for good: it fails with the code "cancelled". */
+  cancel(id: string): void {
+    const job = this.active.get(id);
+    if (job) this.fail(job, { code: 'cancelled', message: 'The job was cancelled.' });
+  }
+
+  /** Deletes a finished job with its audio. */
+  async delete(id: string): Promise<void> {
+    this.options.store.delete(id);
+    await this.removeAudio(id);
+  }
+
+  async removeAudio(id: string): Promise<void> {
+    await Promise.all([this.files.audioFile(id), this.files.peaksFile(id)].map((f) => rm(f, { force: true })));
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Holds back new chunks (chunks in flight finish); jobs stay queued. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.pump();
+  }
+
+  /**
+   * Stops for a shutdown: no new chunks; chunks in flight get `graceMs` to finish and be saved,
+   * then the rest are aborted. Unfinished jobs resume from their saved chunks on the next start.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopped = true;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    clearTimeout(timer);
+    for (const job of this.active.values()) job.abort.abort();
+    await Promise.allSettled([...this.inFlight]);
+    this.active.clear();
+  }
+
+  private insert(resolved: ResolvedVoice, chunks: Chunk[], characters: number, options: JobOptions, expiresAt: string | null): JobRow {
     const { store, maxQueuedJobs } = this.options;
     if (store.countInStates(['queued', 'running']) >= maxQueuedJobs) {
       throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, { 'retry-after': '30' });
     }
     const id = randomUUID();
-    const chunks = chunkText(text, resolved.voice.language);
-    store.insert(
-      {
-        id,
-        engine: resolved.adapter.id,
-        voice: resolved.voice.id,
-        local_voice: resolved.localName,
-        ...options,
-        characters: codePoints(text),
-        created_at: new Date().toISOString(),
-      },
-      chunks,
-    );
+    const { rate, pitch, volume } = options;
+    const job = { id, engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName, rate, pitch, volume };
+    store.insert({ ...job, characters, created_at: new Date().toISOString(), expires_at: expiresAt }, chunks);
     this.activate(id);
     this.pump();
     return store.get(id)!;
-  }
-
-  /** Stops handing out chunks and aborts those in flight; their jobs resume on the next start. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    for (const job of this.active.values()) job.abort.abort();
-    this.active.clear();
   }
 
   private activate(id: string): void {
@@ -105,50 +149,51 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
   private pump(): void {
-    while (!this.stopped && this.running < this.options.concurrency) {
+    while (!this.stopped && !this.paused && this.inFlight.size < this.options.concurrency) {
       const jobs = [...this.active.values()].filter((j) => j.pending.length > 0);
       if (jobs.length === 0) return;
       const job = jobs[this.turn++ % jobs.length]!;
-      const chunk = job.pending.shift()!;
-      this.running++;
-      void this.runChunk(job, chunk).finally(() => {
-        this.running--;
+      const run = this.runChunk(job, job.pending.shift()!).finally(() => {
+        this.inFlight.delete(run);
         this.pump();
       });
+      this.inFlight.add(run);
     }
   }
 
   private async runChunk(job: ActiveJob, chunk: ChunkRow): Promise<void> {
     const { store, registry } = this.options;
+    const id = job.row.id;
     try {
       if (job.row.state === 'queued') {
-        store.transition(job.row.id, 'running');
-        job.row = store.get(job.row.id)!;
+        store.transition(id, 'running');
+        job.row = store.get(id)!;
       }
       const adapter = registry.resolve({ voice: job.row.voice }).adapter;
       const pcm = await this.synthesizeWithRetry(job, chunk, adapter);
       if (job.abort.signal.aborted) return;
       if (!adapter.capabilities.volume) applyGain(pcm.samples, job.row.volume);
-      const file = this.files.chunkFile(job.row.id, chunk.idx);
-      await mkdir(this.files.chunkDir(job.row.id), { recursive: true });
+      const file = this.files.chunkFile(id, chunk.idx);
+      await mkdir(this.files.chunkDir(id), { recursive: true });
       await writeFile(file + PARTIAL, pcmBytes(pcm.samples));
       await rename(file + PARTIAL, file);
       if (job.abort.signal.aborted) return;
-      const done = store.chunkDone(job.row.id, chunk.idx, pcm.samples.length, pcm.sampleRate);
-      job.row = store.get(job.row.id)!;
+      const done = store.chunkDone(id, chunk.idx, pcm.samples.length, pcm.sampleRate);
+      job.row = store.get(id)!;
+      if (job.row.sample_rate !== pcm.sampleRate) throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
       this.emit('job', { type: 'progress', job: job.row });
       if (done === job.row.chunks_total) await this.finish(job);
     } catch (error) {
-      if (!job.abort.signal.aborted) this.fail(job, toApiError(error));
+      if (!job.abort.signal.aborted) this.fail(job, toJobError(error));
     }
   }
 
-  private async synthesizeWithRetry(job: ActiveJob, chunk: ChunkRow, adapter: ResolvedVoice['adapter']) {
-    const request = { text: chunk.text, voice: job.row.local_voice, rate: job.row.rate, pitch: job.row.pitch, volume: job.row.volume };
+  private async synthesizeWithRetry(job: ActiveJob, chunk: ChunkRow, adapter: EngineAdapter) {
+    const { local_voice: voice, rate, pitch, volume } = job.row;
     for (let attempt = 1; ; attempt++) {
       this.options.store.countAttempt(job.row.id, chunk.idx);
       try {
-        return await adapter.synthesize(request, { lane: 'batch', signal: job.abort.signal });
+        return await adapter.synthesize({ text: chunk.text, voice, rate, pitch, volume }, { lane: 'batch', signal: job.abort.signal });
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || job.abort.signal.aborted) throw error;
       }
@@ -158,29 +203,34 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   private async finish(job: ActiveJob): Promise<void> {
     const { store } = this.options;
     const id = job.row.id;
-    const chunks = store.chunks(id);
-    const bytes = await assembleWav(this.files.audioFile(id), job.row.sample_rate!, chunks, (idx) => this.files.chunkFile(id, idx));
+    const sampleRate = job.row.sample_rate!;
+    const target = { wav: this.files.audioFile(id), peaks: this.files.peaksFile(id) };
+    const { bytes } = await assembleWav(target, sampleRate, store.chunks(id), (idx) => this.files.chunkFile(id, idx));
     store.transition(id, 'done', {
       finished_at: new Date().toISOString(),
       audio_bytes: bytes,
-      duration_s: durationSeconds(job.row.sample_rate!, bytes - WAV_HEADER_BYTES),
+      duration_s: durationSeconds(sampleRate, bytes - WAV_HEADER_BYTES),
     });
     this.active.delete(id);
     await rm(this.files.chunkDir(id), { recursive: true, force: true });
     this.emit('job', { type: 'done', job: store.get(id)! });
   }
 
-  private fail(job: ActiveJob, error: ApiError): void {
+  private fail(job: ActiveJob, error: JobError): void {
     const { store } = this.options;
+    const id = job.row.id;
     job.abort.abort();
-    this.active.delete(job.row.id);
-    store.transition(job.row.id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
-    void rm(this.files.chunkDir(job.row.id), { recursive: true, force: true });
-    this.emit('job', { type: 'failed', job: store.get(job.row.id)! });
+    this.active.delete(id);
+    store.transition(id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
+    const partial = [this.files.audioFile(id), this.files.peaksFile(id)].map((f) => rm(f + PARTIAL, { force: true }));
+    void Promise.all([rm(this.files.chunkDir(id), { recursive: true, force: true }), ...partial]);
+    this.emit('job', { type: 'failed', job: store.get(id)! });
   }
 }
 
-function toApiError(error: unknown): ApiError {
+function toJobError(error: unknown): JobError {
   if (error instanceof ApiError) return error;
-  return new ApiError('engine_error', `The engine failed: ${(error as Error).message ?? String(error)}`);
+  const err = error as NodeJS.ErrnoException;
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
+  return { code: 'engine_error', message: `The engine failed: ${err.message ?? String(error)}` };
 }

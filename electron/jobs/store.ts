@@ -123,6 +123,16 @@ export class JobStore {
     })();
   }
 
+  /** Finished jobs whose audio outlived its expiry and is still on disk. */
+  expiredWithAudio(now: string): string[] {
+    const rows = this.db.prepare("SELECT id FROM jobs WHERE state = 'done' AND expires_at <= ? AND audio_bytes IS NOT NULL").all(now);
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  markAudioRemoved(id: string): void {
+    this.db.prepare('UPDATE jobs SET audio_bytes = NULL WHERE id = ?').run(id);
+  }
+
   delete(id: string): void {
     this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
   }

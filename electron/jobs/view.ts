@@ -13,7 +13,8 @@ export function toJobView(row: JobRow): Job {
     characters: row.characters,
     created_at: row.created_at,
     ...(row.finished_at ? { finished_at: row.finished_at } : {}),
-    ...(row.state === 'done'
+    ...(row.expires_at ? { expires_at: row.expires_at } : {}),
+    ...(row.state === 'done' && row.audio_bytes !== null
       ? { audio: { url: jobAudioPath(row.id), content_type: 'audio/wav', duration_s: row.duration_s ?? 0, bytes: row.audio_bytes ?? 0 } }
       : {}),
     ...(row.state === 'failed' ? { error: { code: row.error_code ?? 'failed', message: row.error_message ?? 'The job failed.' } } : {}),

@@ -1,34 +1,121 @@
-import { ApiError, type Job } from '../contract';
-import type { JobRunner } from '../jobs/runner';
-import type { JobStore } from '../jobs/store';
+import { readFile } from 'node:fs/promises';
+import { ApiError, type Job, type JobList, type JobPeaks, type JobStatus } from '../contract';
+import type { EngineRegistry } from '../engines/registry';
+import type { JobEvent, JobRunner } from '../jobs/runner';
+import type { JobState } from '../jobs/state';
+import type { JobRow, JobStore } from '../jobs/store';
 import { toJobView } from '../jobs/view';
+import type { Client } from './synthesis';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const MAX_PAGE = 200;
+const DEFAULT_PAGE = 50;
 
-/** Reading jobs and their audio, whatever the transport. */
+const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
+
+export interface ListParams {
+  limit?: string | undefined;
+  cursor?: string | undefined;
+  status?: JobStatus | undefined;
+}
+
+/** Jobs as the product offers them, whatever the transport. */
 export class JobService {
   constructor(
     private readonly store: JobStore,
     private readonly runner: JobRunner,
+    private readonly registry: EngineRegistry,
+    /** Hours that audio of API-created jobs is kept; 0 keeps it until deleted. */
+    private readonly retentionHours: () => number,
   ) {}
 
   get(id: string): Job {
     return toJobView(this.row(id));
   }
 
+  /** Newest first; `cursor` continues after the last job of the previous page. */
+  list(params: ListParams): JobList {
+    const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
+    }
+    const before = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
+    const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { jobs: page.map(toJobView), ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
+  }
+
+  /** When audio made through the API expires; studio jobs are the user's work and are kept. */
+  expiryFor(client: Client): string | null {
+    const hours = this.retentionHours();
+    return client === 'api' && hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
+  }
+
+  /** Cancels a running job (it stays, failed with "cancelled"), or deletes a finished one and its audio. */
+  async cancelOrDelete(id: string): Promise<Job | null> {
+    const row = this.row(id);
+    if (row.state === 'queued' || row.state === 'running') {
+      this.runner.cancel(id);
+      return this.get(id);
+    }
+    await this.runner.delete(id);
+    return null;
+  }
+
+  retry(id: string, client: Client): Job {
+    const row = this.row(id);
+    if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
+    return toJobView(this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryFor(client)));
+  }
+
   /** The path of a finished job's WAV file, or the reason there is none. */
   audioFile(id: string): string {
+    this.finishedRow(id);
+    return this.runner.files.audioFile(id);
+  }
+
+  async peaks(id: string): Promise<JobPeaks> {
+    const row = this.finishedRow(id);
+    const stored = JSON.parse(await readFile(this.runner.files.peaksFile(id), 'utf8')) as Omit<JobPeaks, 'duration_s'>;
+    return { duration_s: row.duration_s ?? 0, ...stored };
+  }
+
+  /** Calls `listener` with every event of one job (or of all jobs); returns the unsubscribe function. */
+  subscribe(listener: (event: JobEvent) => void, jobId?: string): () => void {
+    const filtered = (event: JobEvent) => {
+      if (!jobId || event.job.id === jobId) listener(event);
+    };
+    this.runner.on('job', filtered);
+    return () => this.runner.off('job', filtered);
+  }
+
+  /** Checks that a job exists and returns it (for event streams). */
+  row(id: string): JobRow {
+    const row = JOB_ID.test(id) ? this.store.get(id) : undefined;
+    if (!row) throw new ApiError('job_not_found', `No job "${id}".`);
+    return row;
+  }
+
+  private finishedRow(id: string): JobRow {
     const row = this.row(id);
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {
       throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, { 'retry-after': '1' });
     }
-    return this.runner.jobFiles.audioFile(id);
-  }
-
-  private row(id: string) {
-    const row = JOB_ID.test(id) ? this.store.get(id) : undefined;
-    if (!row) throw new ApiError('job_not_found', `No job "${id}".`);
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) {
+      throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
+    }
     return row;
   }
+}
+
+function encodeCursor(row: JobRow): string {
+  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { created_at: string; id: string } {
+  const [created_at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!created_at || !id || Number.isNaN(Date.parse(created_at))) throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
+  return { created_at, id };
 }

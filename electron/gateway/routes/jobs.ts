@@ -1,9 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobParams } from '../../contract';
+import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks, jobPath } from '../../contract';
+import type { JobEvent } from '../../jobs/runner';
+import { isFinished } from '../../jobs/state';
 import type { JobService } from '../../services/jobs';
+import type { Client } from '../../services/synthesis';
+import { streamJobEvents } from '../sse';
+
+const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
+const eventStream = { description: 'Server-Sent Events: progress, done, failed; data is the Job', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+
+/** The studio marks its requests; everything else is an API client (retention applies to those). */
+export function clientOf(request: FastifyRequest): Client {
+  return request.headers['x-orator-client'] === 'studio' ? 'studio' : 'api';
+}
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
+  app.get('/jobs', {
+    schema: { tags: ['jobs'], summary: 'Jobs, newest first, paginated', querystring: JobListQuery, response: { 200: JobList, 400: ErrorBody } },
+    handler: async (request) => jobs.list(request.query),
+  });
+
   app.get('/jobs/:id', {
     schema: { tags: ['jobs'], summary: 'A job and its progress', params: JobParams, response: { 200: Job, 404: ErrorBody } },
     handler: async (request, reply) => {
@@ -13,27 +31,59 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
     },
   });
 
+  app.delete('/jobs/:id', {
+    schema: {
+      tags: ['jobs'],
+      summary: 'Cancel a running job (200, it fails with "cancelled"), or delete a finished one and its audio (204)',
+      params: JobParams,
+      response: { 200: Job, 204: { description: 'Deleted', type: 'null' }, 404: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const job = await jobs.cancelOrDelete(request.params.id);
+      return job ? job : reply.code(204).send(null);
+    },
+  });
+
+  app.post('/jobs/:id/retry', {
+    schema: { tags: ['jobs'], summary: 'Queue a failed job again, as a new job', params: JobParams, response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody } },
+    handler: async (request, reply) => {
+      const job = jobs.retry(request.params.id, clientOf(request));
+      const poll = jobPath(job.job_id);
+      return reply.code(202).header('location', poll).send({ job_id: job.job_id, poll, status: 'running' as const });
+    },
+  });
+
   app.get('/jobs/:id/audio', {
     schema: {
       tags: ['jobs'],
       summary: 'The finished audio (supports Range requests)',
       params: JobParams,
-      response: {
-        200: { description: 'The whole WAV file', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },
-        206: { description: 'The requested byte range', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },
-        404: ErrorBody,
-        409: ErrorBody,
-        410: ErrorBody,
-      },
+      response: { 200: binary('The whole WAV file'), 206: binary('The requested byte range'), 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
     },
     handler: async (request, reply) => {
       const file = jobs.audioFile(request.params.id);
-      return reply.header('content-disposition', `attachment; filename="orator-${request.params.id}.wav"`).sendFile(path.basename(file), path.dirname(file), {
-        acceptRanges: true,
-        cacheControl: false,
-        etag: true,
-        lastModified: true,
-      });
+      return reply
+        .header('content-disposition', `attachment; filename="orator-${request.params.id}.wav"`)
+        .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });
     },
+  });
+
+  app.get('/jobs/:id/peaks', {
+    schema: { tags: ['jobs'], summary: 'Waveform peaks of the finished audio', params: JobParams, response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody } },
+    handler: async (request) => jobs.peaks(request.params.id),
+  });
+
+  app.get('/jobs/:id/events', {
+    schema: { tags: ['jobs'], summary: 'Live events of one job; ends after done or failed', params: JobParams, response: { 200: eventStream, 404: ErrorBody } },
+    handler: async (request, reply) => {
+      const row = jobs.row(request.params.id);
+      const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
+      streamJobEvents(request, reply, (listener) => jobs.subscribe(listener, row.id), [current], (event) => isFinished(event.job.state));
+    },
+  });
+
+  app.get('/events', {
+    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream } },
+    handler: async (request, reply) => streamJobEvents(request, reply, (listener) => jobs.subscribe(listener)),
   });
 };
