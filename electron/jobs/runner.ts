@@ -162,14 +162,14 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   }
 
   private async runChunk(job: ActiveJob, chunk: ChunkRow): Promise<void> {
-    const { store, registry } = this.options;
+    const { store } = this.options;
     const id = job.row.id;
     try {
       if (job.row.state === 'queued') {
         store.transition(id, 'running');
         job.row = store.get(id)!;
       }
-      const adapter = registry.resolve({ voice: job.row.voice }).adapter;
+      const adapter = this.adapterOf(job.row);
       const pcm = await this.synthesizeWithRetry(job, chunk, adapter);
       if (job.abort.signal.aborted) return;
       if (!adapter.capabilities.volume) applyGain(pcm.samples, job.row.volume);
@@ -185,6 +185,15 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
       if (done === job.row.chunks_total) await this.finish(job);
     } catch (error) {
       if (!job.abort.signal.aborted) this.fail(job, toJobError(error));
+    }
+  }
+
+  /** The job's engine, or a clear failure when it is gone (uninstalled since the job was queued). */
+  private adapterOf(row: JobRow): EngineAdapter {
+    try {
+      return this.options.registry.resolve({ voice: row.voice }).adapter;
+    } catch (error) {
+      throw new ApiError('engine_unavailable', `The engine of this job (${row.engine}) is not available any more: ${(error as Error).message}`);
     }
   }
 
@@ -231,6 +240,6 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 function toJobError(error: unknown): JobError {
   if (error instanceof ApiError) return error;
   const err = error as NodeJS.ErrnoException;
-  if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL') return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
   return { code: 'engine_error', message: `The engine failed: ${err.message ?? String(error)}` };
 }

@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSpeech, prose } from '../testing/audio';
+import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
+
+let dataDir: string;
+const children: GatewayProcess[] = [];
+afterAll(async () => {
+  for (const { child } of children) child.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+interface ChunkState {
+  job_id: string;
+  idx: number;
+  done: number;
+  attempts: number;
+  samples: number | null;
+  pause_ms: number;
+}
+
+const chunkStates = () => {
+  const db = new Database(path.join(dataDir, 'orator.db'), { readonly: true });
+  const rows = db.prepare('SELECT job_id, idx, done, attempts, samples, pause_ms FROM chunks ORDER BY job_id, idx').all() as ChunkState[];
+  db.close();
+  return rows;
+};
+
+async function allFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('crash recovery', () => {
+  it('finishes every job after a SIGKILL, never synthesizing a finished chunk twice', async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-crash-'));
+    const first = await spawnGateway(['--data-dir', dataDir, '--workers', '2']);
+    children.push(first);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await first.api('/api/v1/tts/synthesize', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: prose(25_000 + i * 1000), mode: 'job' }),
+      });
+      ids.push(((await response.json()) as { job_id: string }).job_id);
+    }
+    // kill mid-way: some chunks done, most not
+    for (;;) {
+      const done = chunkStates().filter((c) => c.done).length;
+      if (done >= 20) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const beforeRestart = chunkStates();
+    const finishedBefore = beforeRestart.filter((c) => c.done);
+    expect(finishedBefore.length).toBeGreaterThan(0);
+    expect(finishedBefore.length).toBeLessThan(beforeRestart.length);
+
+    const second = await spawnGateway(['--data-dir', dataDir, '--workers', '2']);
+    children.push(second);
+    for (const id of ids) {
+      for (;;) {
+        const job = (await (await second.api(`/api/v1/tts/jobs/${id}`)).json()) as { status: string };
+        if (job.status !== 'running') {
+          expect(job.status).toBe('done');
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const file = Buffer.from(await (await second.api(`/api/v1/tts/jobs/${id}/audio`)).arrayBuffer());
+      const seconds = expectSpeech(file, { sampleRate: 22050 });
+      const chunks = chunkStates().filter((c) => c.job_id === id);
+      const expected = chunks.reduce((sum, c, i) => sum + c.samples! + (i < chunks.length - 1 ? Math.round((c.pause_ms / 1000) * 22050) : 0), 0);
+      expect(Math.round(seconds * 22050)).toBe(expected);
+    }
+
+    const after = chunkStates();
+    const attemptsOf = new Map(after.map((c) => [`${c.job_id}/${c.idx}`, c.attempts]));
+    // a chunk finished before the crash is never synthesized again
+    for (const chunk of finishedBefore) expect(attemptsOf.get(`${chunk.job_id}/${chunk.idx}`)).toBe(chunk.attempts);
+    // only the chunks in flight at the kill (at most one per worker) were started twice
+    expect(after.filter((c) => c.attempts > 1).length).toBeLessThanOrEqual(2);
+    expect(after.every((c) => c.done === 1)).toBe(true);
+
+    const files = await allFiles(dataDir);
+    expect(files.filter((f) => f.endsWith('.partial'))).toEqual([]);
+    expect(files.filter((f) => f.includes(`${path.sep}chunks${path.sep}`))).toEqual([]);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  });
+});
