@@ -13,8 +13,11 @@ export interface CliEngineSpec {
   platform?: NodeJS.Platform;
   /** How to get the engine, for the unavailable reason. */
   installHint: string;
-  /** Lists the voices; throws with a sentence a user understands when the engine is broken. */
-  voices(executable: string): Promise<Voice[]>;
+  /**
+   * Lists the voices; throws with a sentence a user understands when the engine is broken.
+   * Warnings name what was skipped (a malformed voice file) without making the engine unavailable.
+   */
+  voices(executable: string): Promise<Voice[] | { voices: Voice[]; warnings: string[] }>;
   /** Local voice names to use by default, best first; otherwise the first voice. */
   preferredVoices?: string[];
   command(request: SynthesisRequest, files: TempFiles): ToolCommand;
@@ -45,10 +48,14 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       executable = await findExecutable(program, standardProgramDirs(platform));
       if (!executable) return { available: false, reason: `${program} was not found on PATH. ${spec.installHint}` };
       try {
-        const voices = await spec.voices(executable);
-        if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}` };
+        const listed = await spec.voices(executable);
+        const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
+        if (voices.length === 0) {
+          const found = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
+          return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}${found}` };
+        }
         const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
-        return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id };
+        return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) };
       } catch (error) {
         return { available: false, reason: `${executable} does not work: ${(error as Error).message}` };
       }

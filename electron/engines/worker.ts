@@ -4,9 +4,15 @@
  */
 import type { InThreadEngine, WorkerTask } from './worker-protocol';
 import { espeakWasm } from './espeak-ng/wasm';
+import { fliteWasm } from './flite/wasi';
+import { gnuspeechWasm } from './gnuspeech/wasm';
+import { picoWasm } from './svox-pico/wasm';
 
 const engines: Record<string, InThreadEngine> = {
   'espeak-ng': espeakWasm,
+  flite: fliteWasm,
+  'svox-pico': picoWasm,
+  gnuspeech: gnuspeechWasm,
 };
 
 export default async function run(task: WorkerTask) {

@@ -1,0 +1,82 @@
+import type { QualityTier, Voice } from '../../contract';
+import { runTool } from '../cli';
+import { cliAdapter, type CliOverrides } from '../cli-adapter';
+
+const ID = 'festival';
+/** text2wave resamples to this (-F): voices range from 8 to 32 kHz, a voice's rate must be known up front. */
+const SAMPLE_RATE = 16000;
+
+/** One line per voice: name, language, gender, dialect, tab-separated (parsed by parseFestivalVoices). */
+export const LIST_VOICES = `(mapcar (lambda (v) (let ((d (cadr (voice.description v)))) (format t "%s\\t%s\\t%s\\t%s\\n" v (cadr (assoc 'language d)) (cadr (assoc 'gender d)) (cadr (assoc 'dialect d))))) (voice.list))`;
+
+/** Festival's language and dialect names as BCP 47. */
+const LANGUAGES: Record<string, string> = {
+  'english/american': 'en-US',
+  'english/british': 'en-GB',
+  'english/scottish': 'en-GB-scotland',
+  english: 'en',
+  spanish: 'es',
+  italian: 'it',
+  czech: 'cs',
+  finnish: 'fi',
+  russian: 'ru',
+  welsh: 'cy',
+  catalan: 'ca',
+  hindi: 'hi',
+  marathi: 'mr',
+  telugu: 'te',
+  german: 'de',
+  french: 'fr',
+  polish: 'pl',
+};
+
+/** Diphone and MBROLA voices sound robotic; clustergen, HTS and unit selection do better. */
+function quality(voice: string): QualityTier {
+  return /_(diphone|mbrola)$/.test(voice) ? 'low' : 'medium';
+}
+
+/** Parses the output of LIST_VOICES, e.g. "kal_diphone\tenglish\tmale\tamerican". */
+export function parseFestivalVoices(output: string): Voice[] {
+  return output
+    .split('\n')
+    .map((line) => line.trim().split('\t'))
+    .filter(([name]) => name && /^[\w-]+$/.test(name))
+    .map(([name, language = 'nil', gender, dialect]) => ({
+      id: `${ID}:${name}`,
+      name: name!.replace(/_/g, ' '),
+      language: LANGUAGES[`${language}/${dialect}`] ?? LANGUAGES[language] ?? 'und',
+      ...(gender === 'male' || gender === 'female' ? { gender } : {}),
+      sampleRate: SAMPLE_RATE,
+      quality: quality(name!),
+    }));
+}
+
+/** Festival's text2wave (Debian packages festival + a festvox-* voice). */
+export function festivalAdapter(overrides: CliOverrides = {}) {
+  return cliAdapter(
+    {
+      id: ID,
+      name: 'Festival',
+      capabilities: { rate: true, pitch: false, volume: true },
+      program: 'text2wave',
+      installHint: 'Install it with a voice: apt install festival festvox-kallpc16k.',
+      preferredVoices: ['cmu_us_slt_arctic_hts', 'kal_diphone'],
+      async voices(text2wave) {
+        // festival sits beside text2wave, which is a script that runs it.
+        const festival = text2wave.replace(/text2wave$/, 'festival');
+        return parseFestivalVoices((await runTool(festival, ['-b', LIST_VOICES])).stdout);
+      },
+      command: (request, files) => ({
+        args: [
+          '-F', String(SAMPLE_RATE),
+          '-scale', String(request.volume),
+          '-eval', `(voice_${request.voice})`,
+          '-eval', `(Parameter.set 'Duration_Stretch ${Math.round((1 / request.rate) * 1000) / 1000})`,
+          '-o', files.wavFile,
+          files.textFile,
+        ],
+      }),
+    },
+    overrides,
+  );
+}

@@ -1,0 +1,28 @@
+import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { findPicoFiles, PICO_DEFAULT_VOICE, picoText, picoVoices } from '../svox-pico/voices';
+
+const ID = 'pico2wave';
+/** pico2wave reads its language files from the folder compiled into it. */
+const LANG_DIR = '/usr/share/pico/lang';
+
+/**
+ * The system's `pico2wave` (Debian non-free libttspico-utils). It has no voice listing: a voice
+ * is there when its language files are. Text goes on stdin, which it reads when given no words.
+ */
+export function pico2waveAdapter(overrides: CliOverrides = {}) {
+  return cliAdapter(
+    {
+      id: ID,
+      name: 'SVOX Pico (pico2wave)',
+      capabilities: { rate: true, pitch: true, volume: false },
+      program: 'pico2wave',
+      installHint: 'Install Debian non-free packages libttspico-utils and libttspico-data.',
+      preferredVoices: [PICO_DEFAULT_VOICE],
+      async voices() {
+        return picoVoices(ID, (voice) => findPicoFiles(voice, [LANG_DIR]) !== null);
+      },
+      command: (request, files) => ({ args: ['-l', request.voice, '-w', files.wavFile], input: picoText(request) }),
+    },
+    overrides,
+  );
+}

@@ -1,0 +1,90 @@
+import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Voice } from '../../contract';
+import { cliAdapter, type CliOverrides } from '../cli-adapter';
+
+const ID = 'rhvoice';
+/** RHVoice's default output rate. */
+const SAMPLE_RATE = 24000;
+
+/** Where RHVoice packages put voices: one folder each, with a voice.info. */
+export function rhvoiceDirs(home = os.homedir()): string[] {
+  return ['/usr/share/RHVoice/voices', '/usr/local/share/RHVoice/voices', path.join(home, '.local', 'share', 'RHVoice', 'voices')];
+}
+
+/** RHVoice's language names (voice.info "language=") as BCP 47. */
+const LANGUAGES: Record<string, string> = {
+  English: 'en',
+  Russian: 'ru',
+  Ukrainian: 'uk',
+  Kyrgyz: 'ky',
+  Tatar: 'tt',
+  Georgian: 'ka',
+  Esperanto: 'eo',
+  'Brazilian-Portuguese': 'pt-BR',
+  Polish: 'pl',
+  Czech: 'cs',
+  Slovak: 'sk',
+  Macedonian: 'mk',
+  Uzbek: 'uz',
+  Albanian: 'sq',
+  Vietnamese: 'vi',
+  Croatian: 'hr',
+  Serbian: 'sr',
+};
+
+/** Reads "key=value" lines. */
+export function parseVoiceInfo(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .map((line) => line.trim().split(/=(.*)/s))
+      .filter(([key, value]) => key && value !== undefined)
+      .map(([key, value]) => [key!.trim(), value!.trim()]),
+  );
+}
+
+/** The voices installed in `dirs`, named by folder as `RHVoice-test -p` takes them. */
+export async function listRhvoiceVoices(dirs: string[]): Promise<Voice[]> {
+  const voices = new Map<string, Voice>();
+  for (const dir of dirs) {
+    const entries = await readdir(dir).catch(() => []);
+    for (const folder of entries.sort()) {
+      const info = await readFile(path.join(dir, folder, 'voice.info'), 'utf8').catch(() => null);
+      if (info === null || voices.has(folder)) continue;
+      const fields = parseVoiceInfo(info);
+      const gender = fields.gender === 'male' || fields.gender === 'female' ? fields.gender : undefined;
+      voices.set(folder, {
+        id: `${ID}:${folder}`,
+        name: fields.name ?? folder,
+        language: LANGUAGES[fields.language ?? ''] ?? 'und',
+        ...(gender ? { gender } : {}),
+        sampleRate: SAMPLE_RATE,
+        quality: 'medium',
+      });
+    }
+  }
+  return [...voices.values()];
+}
+
+const percent = (multiplier: number) => String(Math.round(multiplier * 100));
+
+/** RHVoice (Debian non-free rhvoice + rhvoice-<language>): statistical parametric voices, all options honoured. */
+export function rhvoiceAdapter(overrides: CliOverrides = {}, dirs = rhvoiceDirs()) {
+  return cliAdapter(
+    {
+      id: ID,
+      name: 'RHVoice',
+      capabilities: { rate: true, pitch: true, volume: true },
+      program: 'RHVoice-test',
+      installHint: 'Install it with a voice: apt install rhvoice rhvoice-english (Debian non-free).',
+      preferredVoices: ['slt', 'clb', 'bdl'],
+      voices: () => listRhvoiceVoices(dirs),
+      command: (request, files) => ({
+        args: ['-p', request.voice, '-r', percent(request.rate), '-t', percent(request.pitch), '-v', percent(request.volume), '-i', files.textFile, '-o', files.wavFile],
+      }),
+    },
+    overrides,
+  );
+}
