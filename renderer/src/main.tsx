@@ -1,12 +1,20 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { resolveConnection } from './api/connection';
+import { enableMediaAuth } from './api/media-auth';
+import { App } from './components/App';
+import { useApp } from './store';
+import './styles.css';
 
-function App() {
-  return (
-    <main>
-      <h1>Orator</h1>
-      <p>The studio is on its way. The gateway API is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
-    </main>
-  );
+// Read (and strip) the key before anything renders, so it is never visible in the address bar.
+const connection = resolveConnection();
+if (!connection || connection.baseUrl === '') {
+  void enableMediaAuth(() => useApp.getState().client?.connection.apiKey ?? null);
 }
+void useApp.getState().connect(connection);
 
-createRoot(document.getElementById('root')!).render(<App />);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,219 @@
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import {
+  ApiError,
+  AUDIO_HEADERS,
+  EngineDetail,
+  EngineList,
+  ErrorBody,
+  EVENTS_PATH,
+  Job,
+  JOB_EVENT_TYPES,
+  JobAccepted,
+  jobAudioPath,
+  jobEventsPath,
+  JobList,
+  jobPath,
+  JobPeaks,
+  jobPeaksPath,
+  JOBS_PATH,
+  SETTINGS_PATH,
+  SettingsView,
+  TTS_ROOT,
+  type ErrorCode,
+  type JobEventType,
+  type JobStatus,
+  type PreviewBody,
+  type SynthesizeBody,
+} from './contract';
+import { readEventStream } from './sse';
+
+export interface Connection {
+  /** Origin of the gateway, e.g. "http://127.0.0.1:5700"; "" means the page's own origin. */
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface InlineAudio {
+  blob: Blob;
+  engine: string;
+  voice: string;
+  durationS: number;
+}
+
+export type SynthesisResult = { kind: 'audio'; audio: InlineAudio } | { kind: 'job'; accepted: JobAccepted };
+
+export interface JobEvent {
+  type: JobEventType;
+  job: Job;
+}
+
+/** The gateway could not be reached, or answered outside the contract. */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+}
+
+/** A route this gateway does not have yet (older gateway): callers fall back to something simpler. */
+export function isMissingRoute(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'not_found' || error.code === 'method_not_allowed');
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'unauthorized';
+}
+
+/** Every response is checked against the contract's schema; no code generation, so a strict CSP holds. */
+function checked<T>(schema: TSchema, value: unknown, what: string): T {
+  if (!Value.Check(schema, value)) throw new GatewayError(`The gateway sent an unexpected ${what}.`);
+  return value as T;
+}
+
+/** The typed HTTP client of the /api/v1/tts API. Holds the key; never logs or puts it in a URL. */
+export class OratorClient {
+  constructor(
+    readonly connection: Connection,
+    private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
+  ) {}
+
+  url(path: string): string {
+    return `${this.connection.baseUrl}${path}`;
+  }
+
+  /** The key, and a mark that this is the studio (the gateway keeps studio jobs until deleted). */
+  get authHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.connection.apiKey}`, 'x-orator-client': 'studio' };
+  }
+
+  async settings() {
+    return checked<SettingsView>(SettingsView, await this.json(SETTINGS_PATH), 'settings');
+  }
+
+  async listEngines() {
+    return checked<EngineList>(EngineList, await this.json(`${TTS_ROOT}/engines`), 'engine list');
+  }
+
+  async engine(id: string) {
+    return checked<EngineDetail>(EngineDetail, await this.json(`${TTS_ROOT}/engines/${encodeURIComponent(id)}`), 'engine');
+  }
+
+  /** 200 audio/wav is inline audio; 202 JSON is a queued job. Told apart by status and type. */
+  async synthesize(body: SynthesizeBody, signal?: AbortSignal): Promise<SynthesisResult> {
+    const response = await this.send(`${TTS_ROOT}/synthesize`, { method: 'POST', body: JSON.stringify(body), signal });
+    if (response.status === 202) {
+      return { kind: 'job', accepted: checked<JobAccepted>(JobAccepted, await response.json(), 'job receipt') };
+    }
+    return { kind: 'audio', audio: await inlineAudio(response) };
+  }
+
+  async preview(body: PreviewBody, signal?: AbortSignal): Promise<InlineAudio> {
+    return inlineAudio(await this.send(`${TTS_ROOT}/preview`, { method: 'POST', body: JSON.stringify(body), signal }));
+  }
+
+  async job(id: string) {
+    return checked<Job>(Job, await this.json(jobPath(id)), 'job');
+  }
+
+  async listJobs(query: { limit?: number; cursor?: string; status?: JobStatus } = {}) {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.cursor) params.set('cursor', query.cursor);
+    if (query.status) params.set('status', query.status);
+    const search = params.size > 0 ? `?${params}` : '';
+    return checked<JobList>(JobList, await this.json(`${JOBS_PATH}${search}`), 'job list');
+  }
+
+  /**
+   * Cancels a running job or deletes a finished one. Returns the job as it is afterwards, or
+   * null when it is gone.
+   */
+  async deleteJob(id: string): Promise<Job | null> {
+    const response = await this.send(jobPath(id), { method: 'DELETE' });
+    if (response.status === 204) return null;
+    const body: unknown = await response.json().catch(() => null);
+    if (Value.Check(Job, body)) return body;
+    return null;
+  }
+
+  /** Queues a failed job again as a new job, on the gateway (which still has its text). */
+  async retryJob(id: string) {
+    const response = await this.send(`${jobPath(id)}/retry`, { method: 'POST' });
+    return checked<JobAccepted>(JobAccepted, await response.json(), 'job receipt');
+  }
+
+  async peaks(id: string) {
+    return checked<JobPeaks>(JobPeaks, await this.json(jobPeaksPath(id)), 'peaks');
+  }
+
+  jobAudioUrl(id: string): string {
+    return this.url(jobAudioPath(id));
+  }
+
+  /** The whole WAV of a finished job, for downloads and for players that cannot stream. */
+  async jobAudio(id: string, signal?: AbortSignal): Promise<Blob> {
+    return (await this.send(jobAudioPath(id), { signal })).blob();
+  }
+
+  /**
+   * Follows job events (all jobs, or one) until the stream ends or the signal aborts.
+   * `onOpen` runs once the stream is accepted, so callers can refresh what they missed.
+   */
+  async followEvents(options: { jobId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (event: JobEvent) => void }) {
+    const path = options.jobId ? jobEventsPath(options.jobId) : EVENTS_PATH;
+    const response = await this.send(path, { headers: { accept: 'text/event-stream' }, signal: options.signal });
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      throw new GatewayError('The gateway did not answer with an event stream.');
+    }
+    options.onOpen?.();
+    await readEventStream(response.body, (message) => {
+      if (!(JOB_EVENT_TYPES as readonly string[]).includes(message.event)) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return; // one malformed event should not end the stream
+      }
+      if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data });
+    });
+  }
+
+  private async json(path: string): Promise<unknown> {
+    const response = await this.send(path, {});
+    return response.json().catch(() => {
+      throw new GatewayError('The gateway sent a body that is not JSON.');
+    });
+  }
+
+  /** Sends with the key; any non-2xx answer becomes the ApiError the gateway described. */
+  private async send(path: string, init: RequestInit & { signal?: AbortSignal | undefined }): Promise<Response> {
+    const headers: Record<string, string> = { ...this.authHeaders, ...(init.headers as Record<string, string> | undefined) };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path), { ...init, headers, cache: 'no-store' });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new GatewayError(`Cannot reach the Orator gateway${this.connection.baseUrl ? ` at ${this.connection.baseUrl}` : ''}. Is it running?`);
+    }
+    if (!response.ok) throw await toApiError(response);
+    return response;
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError | GatewayError> {
+  const body: unknown = await response.json().catch(() => null);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => (headers[key] = value));
+  if (Value.Check(ErrorBody, body)) return new ApiError(body.error.code as ErrorCode, body.error.message, headers);
+  return new GatewayError(`The gateway answered ${response.status} ${response.statusText}.`);
+}
+
+async function inlineAudio(response: Response): Promise<InlineAudio> {
+  if (!response.headers.get('content-type')?.startsWith('audio/')) throw new GatewayError('The gateway did not answer with audio.');
+  const durationS = Number(response.headers.get(AUDIO_HEADERS.duration));
+  return {
+    blob: await response.blob(),
+    engine: response.headers.get(AUDIO_HEADERS.engine) ?? '',
+    voice: response.headers.get(AUDIO_HEADERS.voice) ?? '',
+    durationS: Number.isFinite(durationS) ? durationS : 0,
+  };
+}

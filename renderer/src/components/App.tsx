@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { startJobSync } from '../store/job-sync';
+import { useApp } from '../store';
+import { ComparePanel } from './ComparePanel';
+import { Editor } from './Editor';
+import { JobList } from './JobList';
+import { KeyPrompt } from './KeyPrompt';
+import { PlayerDock } from './PlayerDock';
+import { TopBar } from './TopBar';
+import { VoiceBrowser } from './VoiceBrowser';
+import { useThemeAttribute } from './use-theme';
+
+export function App() {
+  const auth = useApp((s) => s.auth);
+  const tab = useApp((s) => s.tab);
+  const client = useApp((s) => s.client);
+  useThemeAttribute();
+
+  // Job updates flow while the key works; a new client (new key) restarts the stream.
+  useEffect(() => {
+    if (auth !== 'ok' || !client) return;
+    return startJobSync(useApp);
+  }, [auth, client]);
+
+  if (auth === 'needed' || auth === 'rejected') return <KeyPrompt />;
+  if (auth === 'checking') {
+    return (
+      <div className="splash" role="status">
+        Connecting to the gateway…
+      </div>
+    );
+  }
+
+  return (
+    <div className="app">
+      <TopBar />
+      <main className="content">
+        <section id="panel-studio" role="tabpanel" aria-labelledby="tab-studio" hidden={tab !== 'studio'} className="studio">
+          <Editor />
+          <JobList />
+        </section>
+        <section id="panel-voices" role="tabpanel" aria-labelledby="tab-voices" hidden={tab !== 'voices'} className="panel-scroll">
+          {tab === 'voices' && <VoiceBrowser />}
+        </section>
+        <section id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" hidden={tab !== 'compare'} className="panel-scroll">
+          {tab === 'compare' && <ComparePanel />}
+        </section>
+      </main>
+      <PlayerDock />
+    </div>
+  );
+}

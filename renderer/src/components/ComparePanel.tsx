@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type WaveSurfer from 'wavesurfer.js';
+import { codePointLength } from '../lib/text';
+import { formatCount } from '../lib/format';
+import { useApp } from '../store';
+import { COMPARE_MAX, COMPARE_MIN } from '../store/compare-slice';
+import { PREVIEW_MAX_CHARS } from '../store/editor-slice';
+import { CompareTakeRow } from './CompareTakeRow';
+import { VoicePicker } from './VoicePicker';
+
+/**
+ * Compare voices (QA): one text in two to four voices, waveforms stacked. Switching rows keeps
+ * the position, so the same words can be heard in each voice; keys 1–4 switch too.
+ */
+export function ComparePanel() {
+  const text = useApp((s) => s.compareText);
+  const setText = useApp((s) => s.setCompareText);
+  const voices = useApp((s) => s.compareVoices);
+  const takes = useApp((s) => s.compareTakes);
+  const { setCompareVoice, addCompareVoice, removeCompareVoice, runCompare } = useApp.getState();
+  const players = useRef(new Map<number, WaveSurfer>());
+  const [active, setActive] = useState<number | null>(null);
+  const loading = Object.values(takes).some((t) => t.status === 'loading');
+  const length = codePointLength(text);
+
+  const register = useCallback((index: number, ws: WaveSurfer | null) => {
+    if (ws) players.current.set(index, ws);
+    else players.current.delete(index);
+  }, []);
+
+  /** Plays row `index` from where the active row is now (or pauses it if it is the one playing). */
+  const switchTo = useCallback(
+    (index: number) => {
+      const target = players.current.get(index);
+      if (!target) return;
+      if (active === index && target.isPlaying()) return target.pause();
+      const from = active !== null ? players.current.get(active) : undefined;
+      const position = from ? from.getCurrentTime() : target.getCurrentTime();
+      players.current.forEach((ws, i) => i !== index && ws.pause());
+      target.setTime(Math.min(position, Math.max(0, target.getDuration() - 0.05)));
+      setActive(index);
+      void target.play().catch(() => undefined);
+    },
+    [active],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT')) return;
+      const n = Number(event.key);
+      if (n >= 1 && n <= COMPARE_MAX && takes[n - 1]?.status === 'ready') switchTo(n - 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [switchTo, takes]);
+
+  const run = () => {
+    players.current.forEach((ws) => ws.pause());
+    setActive(null);
+    void runCompare();
+  };
+
+  return (
+    <section className="card compare" aria-labelledby="compare-title">
+      <div className="compare-head">
+        <h2 id="compare-title">Compare voices</h2>
+        <span className="muted small">Switching keeps the position. Keys 1–{voices.length} switch.</span>
+      </div>
+      <label className="field">
+        <span>
+          Text <span className="muted small">({formatCount(length)} of {formatCount(PREVIEW_MAX_CHARS)} characters)</span>
+        </span>
+        <textarea className="compare-text" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label="Text to compare" />
+      </label>
+      <div className="compare-voices">
+        {voices.map((voice, index) => (
+          <div key={index} className="compare-slot">
+            <span className="slot-number" aria-hidden="true">
+              {index + 1}
+            </span>
+            <VoicePicker label={`Voice ${index + 1}`} value={voice} emptyLabel="Choose a voice…" onChange={(v) => setCompareVoice(index, v)} />
+            <button
+              type="button"
+              className="icon ghost"
+              onClick={() => removeCompareVoice(index)}
+              disabled={voices.length <= COMPARE_MIN}
+              aria-label={`Remove voice ${index + 1}`}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+        <div className="compare-buttons">
+          <button type="button" className="secondary" onClick={addCompareVoice} disabled={voices.length >= COMPARE_MAX}>
+            Add voice
+          </button>
+          <button type="button" className="primary" onClick={run} disabled={loading || !text.trim() || length > PREVIEW_MAX_CHARS || voices.some((v) => !v)}>
+            {loading ? 'Speaking…' : 'Compare'}
+          </button>
+        </div>
+      </div>
+      {length > PREVIEW_MAX_CHARS && (
+        <p className="error" role="alert">
+          Compare speaks up to {formatCount(PREVIEW_MAX_CHARS)} characters; shorten the text.
+        </p>
+      )}
+      <ol className="takes" aria-label="Takes">
+        {voices.map((voice, index) =>
+          takes[index] ? (
+            <CompareTakeRow key={`${index}-${voice}`} index={index} voiceId={voice} take={takes[index]} active={active === index} onPlay={switchTo} register={register} />
+          ) : null,
+        )}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { useDeferredValue, useMemo, useRef, useState, type DragEvent } from 'react';
+import { formatCount } from '../lib/format';
+import { codePointLength, wordCount } from '../lib/text';
+import { useApp } from '../store';
+import { deliveryHint, previewSource } from '../store/editor-slice';
+import { ProsodyControls } from './ProsodyControls';
+import { VoicePicker } from './VoicePicker';
+
+const ACCEPT = '.txt,.md,.markdown,text/plain,text/markdown';
+
+function isTextFile(file: File): boolean {
+  return /\.(txt|md|markdown)$/i.test(file.name) || file.type.startsWith('text/');
+}
+
+export function Editor() {
+  const text = useApp((s) => s.text);
+  const setText = useApp((s) => s.setText);
+  const setSelection = useApp((s) => s.setSelection);
+  const voiceId = useApp((s) => s.voiceId);
+  const setVoice = useApp((s) => s.setVoice);
+  const threshold = useApp((s) => s.inlineThreshold);
+  const busy = useApp((s) => s.editorBusy);
+  const error = useApp((s) => s.editorError);
+  const notice = useApp((s) => s.editorNotice);
+  const synthesize = useApp((s) => s.synthesize);
+  const previewText = useApp((s) => s.previewText);
+  const hasSelection = useApp((s) => s.selection.start !== s.selection.end);
+  const canPreview = useApp((s) => previewSource(s).length > 0);
+  const defaultVoice = useApp((s) => s.engines.find((e) => e.available)?.defaultVoice ?? '');
+  const [dragging, setDragging] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  // Counting a whole novel on every keystroke would lag typing; counts may trail by a frame.
+  const counted = useDeferredValue(text);
+  const length = useMemo(() => codePointLength(counted), [counted]);
+  const words = useMemo(() => wordCount(counted), [counted]);
+  const hint = deliveryHint(length, threshold);
+
+  const openFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (!isTextFile(file)) return setFileError(`“${file.name}” is not a text file; open a .txt or .md file.`);
+    setFileError(null);
+    setText(await file.text());
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void openFile(event.dataTransfer.files[0]);
+  };
+
+  return (
+    <section className="card editor" aria-labelledby="editor-title">
+      <div className="editor-head">
+        <h2 id="editor-title">Text</h2>
+        <div className="editor-tools">
+          <label className="inline-field">
+            <span>Voice</span>
+            <VoicePicker label="Voice" value={voiceId ?? defaultVoice} onChange={(v) => setVoice(v || null)} />
+          </label>
+          <button type="button" className="secondary" onClick={() => fileInput.current?.click()}>
+            Open file…
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept={ACCEPT}
+            hidden
+            aria-label="Open a text file"
+            onChange={(e) => {
+              void openFile(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </div>
+      </div>
+
+      <div
+        className={`dropzone${dragging ? ' dragging' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <textarea
+          aria-label="Text to speak"
+          placeholder="Paste a chapter, type, open a .txt or .md file, or drop one here."
+          value={text}
+          spellCheck
+          onChange={(e) => setText(e.target.value)}
+          onSelect={(e) => setSelection(e.currentTarget.selectionStart, e.currentTarget.selectionEnd)}
+        />
+      </div>
+
+      <div className="editor-status">
+        <span aria-live="polite" data-testid="char-count">
+          {formatCount(length)} characters · {formatCount(words)} words
+        </span>
+        {hint !== 'empty' && (
+          <span className={`pill pill-${hint}`} data-testid="delivery-hint">
+            {hint === 'inline' ? `Plays at once (up to ${formatCount(threshold)} characters)` : 'Long text: queued as a job'}
+          </span>
+        )}
+      </div>
+
+      <ProsodyControls />
+
+      <div className="editor-actions">
+        {(error || fileError) && (
+          <p className="error" role="alert">
+            {error ?? fileError}
+          </p>
+        )}
+        {notice && !error && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        <span className="spacer" />
+        <button type="button" className="secondary" onClick={() => void previewText()} disabled={!canPreview || busy !== null}>
+          {busy === 'preview' ? 'Previewing…' : hasSelection ? 'Preview selection' : 'Preview first sentence'}
+        </button>
+        <button type="button" className="primary" onClick={() => void synthesize()} disabled={!text.trim() || busy !== null}>
+          {busy === 'synthesize' ? 'Synthesizing…' : 'Synthesize'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatCount } from '../lib/format';
+import { useApp } from '../store';
+import { filterVoices, languageOptions, type Gender } from '../store/engines-slice';
+import { EngineCards } from './EngineCards';
+import { VoiceRow } from './VoiceRow';
+
+export function VoiceBrowser() {
+  const status = useApp((s) => s.enginesStatus);
+  const error = useApp((s) => s.enginesError);
+  const loadEngines = useApp((s) => s.loadEngines);
+  const filters = useApp((s) => s.filters);
+  const setFilters = useApp((s) => s.setFilters);
+  const engines = useApp((s) => s.engines);
+  const voicesByEngine = useApp((s) => s.voices);
+  const favourites = useApp((s) => s.favourites);
+  const voices = useApp(useShallow(filterVoices));
+  const languages = useMemo(() => languageOptions({ engines, voices: voicesByEngine }), [engines, voicesByEngine]);
+  const anyGender = useMemo(() => Object.values(voicesByEngine).some((list) => list.some((v) => v.gender)), [voicesByEngine]);
+
+  return (
+    <div className="voices-page">
+      <EngineCards />
+
+      <section className="card voice-browser" aria-labelledby="voices-title">
+        <div className="voices-head">
+          <h2 id="voices-title">Voices</h2>
+          <span className="muted small" role="status" data-testid="voice-count">
+            {formatCount(voices.length)} {voices.length === 1 ? 'voice' : 'voices'}
+          </span>
+        </div>
+
+        <div className="filters" role="search">
+          <input
+            type="search"
+            aria-label="Search voices"
+            placeholder="Search by name, language or id"
+            value={filters.query}
+            onChange={(e) => setFilters({ query: e.target.value })}
+          />
+          <select aria-label="Language" value={filters.language} onChange={(e) => setFilters({ language: e.target.value })}>
+            <option value="">All languages</option>
+            {languages.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Gender"
+            value={filters.gender}
+            onChange={(e) => setFilters({ gender: e.target.value as Gender })}
+            title={anyGender ? undefined : 'The installed engines do not report the gender of their voices.'}
+          >
+            <option value="">Any gender</option>
+            <option value="female">Female</option>
+            <option value="male">Male</option>
+          </select>
+          <select aria-label="Engine" value={filters.engine} onChange={(e) => setFilters({ engine: e.target.value })}>
+            <option value="">All engines</option>
+            {engines
+              .filter((e) => e.available)
+              .map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+          </select>
+          <label className="check">
+            <input type="checkbox" checked={filters.favouritesOnly} onChange={(e) => setFilters({ favouritesOnly: e.target.checked })} />
+            Favourites ({favourites.length})
+          </label>
+        </div>
+
+        {status === 'error' && (
+          <p className="error" role="alert">
+            {error}{' '}
+            <button type="button" className="link" onClick={() => void loadEngines()}>
+              Try again
+            </button>
+          </p>
+        )}
+        {status === 'loading' && <p className="muted" role="status">Loading voices…</p>}
+        {status === 'ready' && voices.length === 0 && (
+          <p className="empty">
+            No voice matches these filters.
+            {filters.gender && !anyGender && ' The installed engines do not report the gender of their voices.'}
+          </p>
+        )}
+        {voices.length > 0 && (
+          <table className="voice-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Favourite</span>
+                </th>
+                <th scope="col">Voice</th>
+                <th scope="col">Language</th>
+                <th scope="col">Gender</th>
+                <th scope="col">Engine</th>
+                <th scope="col">Rate</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {voices.map((v) => (
+                <VoiceRow key={v.id} voice={v} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

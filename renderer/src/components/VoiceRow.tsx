@@ -1,0 +1,58 @@
+import type { Voice } from '../api/contract';
+import { languageName } from '../lib/languages';
+import { useApp } from '../store';
+
+export function VoiceRow({ voice }: { voice: Voice }) {
+  const favourite = useApp((s) => s.favourites.includes(voice.id));
+  const previewing = useApp((s) => s.previewingVoice === voice.id);
+  const previewError = useApp((s) => (s.previewError?.voice === voice.id ? s.previewError.message : null));
+  const inUse = useApp((s) => s.voiceId === voice.id);
+  const { toggleFavourite, previewVoice, setVoice, setTab } = useApp.getState();
+  const engine = voice.id.split(':')[0];
+
+  return (
+    <tr data-voice-id={voice.id}>
+      <td>
+        <button
+          type="button"
+          className={`star${favourite ? ' on' : ''}`}
+          aria-pressed={favourite}
+          aria-label={`Favourite ${voice.name}`}
+          onClick={() => toggleFavourite(voice.id)}
+        >
+          {favourite ? '★' : '☆'}
+        </button>
+      </td>
+      <td>
+        <div className="voice-name">{voice.name}</div>
+        <div className="muted small mono">{voice.id}</div>
+        {previewError && (
+          <div className="error small" role="alert">
+            {previewError}
+          </div>
+        )}
+      </td>
+      <td>{languageName(voice.language)}</td>
+      <td className="muted">{voice.gender ?? '—'}</td>
+      <td className="muted">{engine}</td>
+      <td className="muted">{(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz</td>
+      <td className="row-actions">
+        <button type="button" className="small secondary" onClick={() => void previewVoice(voice.id)} disabled={previewing} aria-label={`Preview ${voice.name}`}>
+          {previewing ? 'Loading…' : 'Preview'}
+        </button>
+        <button
+          type="button"
+          className="small ghost"
+          onClick={() => {
+            setVoice(voice.id);
+            setTab('studio');
+          }}
+          aria-label={`Use ${voice.name}`}
+          disabled={inUse}
+        >
+          {inUse ? 'In use' : 'Use'}
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,34 @@
+/** Text helpers that count the way the gateway does: Unicode code points, not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The first `max` code points of text. */
+export function clipCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+}
+
+/** The first sentence with something to say, or '' when the text is blank. */
+export function firstSentence(text: string, language = 'en'): string {
+  let segmenter: Intl.Segmenter;
+  try {
+    segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
+  } catch {
+    segmenter = new Intl.Segmenter('en', { granularity: 'sentence' }); // an invented voice tag
+  }
+  for (const { segment } of segmenter.segment(text)) {
+    const trimmed = segment.trim();
+    if (trimmed) return trimmed;
+  }
+  return '';
+}
+
+export function wordCount(text: string): number {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  let n = 0;
+  for (const s of segmenter.segment(text)) if (s.isWordLike) n++;
+  return n;
+}

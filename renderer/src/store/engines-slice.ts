@@ -1,0 +1,121 @@
+import type { EngineSummary, Voice } from '../api/contract';
+import { describeError } from '../lib/format';
+import { languageName } from '../lib/languages';
+import type { SliceCreator, Store } from './types';
+
+export type Gender = '' | 'male' | 'female';
+
+export interface VoiceFilters {
+  /** '' = all engines */
+  engine: string;
+  /** '' = all languages; else a primary language subtag such as "en" */
+  language: string;
+  gender: Gender;
+  query: string;
+  favouritesOnly: boolean;
+}
+
+export interface EnginesSlice {
+  engines: EngineSummary[];
+  enginesStatus: 'idle' | 'loading' | 'ready' | 'error';
+  enginesError: string | null;
+  /** Voices per available engine, loaded with the engine list. */
+  voices: Record<string, Voice[]>;
+  favourites: string[];
+  filters: VoiceFilters;
+  previewingVoice: string | null;
+  previewError: { voice: string; message: string } | null;
+  loadEngines(): Promise<void>;
+  toggleFavourite(voiceId: string): void;
+  setFilters(filters: Partial<VoiceFilters>): void;
+  previewVoice(voiceId: string): Promise<void>;
+}
+
+export const createEnginesSlice: SliceCreator<EnginesSlice> = (set, get) => ({
+  engines: [],
+  enginesStatus: 'idle',
+  enginesError: null,
+  voices: {},
+  favourites: [],
+  filters: { engine: '', language: '', gender: '', query: '', favouritesOnly: false },
+  previewingVoice: null,
+  previewError: null,
+
+  async loadEngines() {
+    const client = get().client;
+    if (!client) return;
+    set({ enginesStatus: 'loading', enginesError: null });
+    try {
+      const { engines } = await client.listEngines();
+      const details = await Promise.all(engines.filter((e) => e.available).map((e) => client.engine(e.id)));
+      set({ engines, voices: Object.fromEntries(details.map((d) => [d.id, d.voices])), enginesStatus: 'ready' });
+    } catch (error) {
+      if (get().noteAuthError(error)) {
+        set({ enginesStatus: 'idle' });
+        return;
+      }
+      set({ enginesStatus: 'error', enginesError: describeError(error) });
+    }
+  },
+
+  toggleFavourite(voiceId) {
+    const favourites = get().favourites;
+    set({ favourites: favourites.includes(voiceId) ? favourites.filter((v) => v !== voiceId) : [...favourites, voiceId] });
+  },
+
+  setFilters(filters) {
+    set({ filters: { ...get().filters, ...filters } });
+  },
+
+  async previewVoice(voiceId) {
+    const client = get().client;
+    if (!client) return;
+    set({ previewingVoice: voiceId, previewError: null });
+    try {
+      const { rate, pitch, volume } = get();
+      const audio = await client.preview({ voice: voiceId, rate, pitch, volume });
+      get().playAudio(audio, { title: `Preview · ${voiceLabel(get(), voiceId)}` });
+    } catch (error) {
+      if (!get().noteAuthError(error)) set({ previewError: { voice: voiceId, message: describeError(error) } });
+    } finally {
+      if (get().previewingVoice === voiceId) set({ previewingVoice: null });
+    }
+  },
+});
+
+/** All voices, favourites first is left to callers; engine order follows the gateway. */
+export function allVoices(state: Pick<Store, 'engines' | 'voices'>): Voice[] {
+  return state.engines.flatMap((e) => state.voices[e.id] ?? []);
+}
+
+export function findVoice(state: Pick<Store, 'engines' | 'voices'>, voiceId: string): Voice | undefined {
+  return state.voices[voiceId.split(':')[0]!]?.find((v) => v.id === voiceId);
+}
+
+export function voiceLabel(state: Pick<Store, 'engines' | 'voices'>, voiceId: string): string {
+  return findVoice(state, voiceId)?.name ?? voiceId;
+}
+
+export const primaryLanguage = (tag: string) => tag.split('-')[0]!.toLowerCase();
+
+/** Voices that pass the filters; favourites float to the top, the rest keep the gateway's order. */
+export function filterVoices(state: Pick<Store, 'engines' | 'voices' | 'favourites' | 'filters'>): Voice[] {
+  const { engine, language, gender, query, favouritesOnly } = state.filters;
+  const needle = query.trim().toLowerCase();
+  const favourites = new Set(state.favourites);
+  const matches = allVoices(state).filter((v) => {
+    if (engine && !v.id.startsWith(`${engine}:`)) return false;
+    if (language && primaryLanguage(v.language) !== language) return false;
+    if (gender && v.gender !== gender) return false;
+    if (favouritesOnly && !favourites.has(v.id)) return false;
+    if (!needle) return true;
+    return [v.name, v.id, v.language, languageName(v.language)].some((s) => s.toLowerCase().includes(needle));
+  });
+  return [...matches.filter((v) => favourites.has(v.id)), ...matches.filter((v) => !favourites.has(v.id))];
+}
+
+/** Primary languages present among the voices, with their names, sorted by name. */
+export function languageOptions(state: Pick<Store, 'engines' | 'voices'>): { code: string; name: string }[] {
+  const codes = new Set(allVoices(state).map((v) => primaryLanguage(v.language)));
+  return [...codes].map((code) => ({ code, name: languageName(code) })).sort((a, b) => a.name.localeCompare(b.name));
+}

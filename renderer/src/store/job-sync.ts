@@ -1,0 +1,74 @@
+import { isMissingRoute } from '../api/client';
+import type { Store } from './types';
+
+type StoreApi = { getState(): Store };
+
+const POLL_MS = 1000;
+const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * Keeps the job list current: follows GET /events (fetch-streamed SSE, so the key goes in a
+ * header), reloading the list whenever the stream (re)opens so nothing in between is missed.
+ * Gateways without events get polling of running jobs instead. Returns a stop function.
+ */
+export function startJobSync(store: StoreApi): () => void {
+  const controller = new AbortController();
+  const { signal } = controller;
+  void run(store, signal);
+  return () => controller.abort();
+}
+
+async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
+  const state = store.getState;
+  await state().loadJobs();
+  let backoff = 500;
+  while (!signal.aborted) {
+    const client = state().client;
+    if (!client) return;
+    try {
+      await client.followEvents({
+        signal,
+        onOpen: () => {
+          backoff = 500;
+          state().setJobsSync('live');
+          void state().loadJobs();
+        },
+        onEvent: ({ job }) => state().upsertJob(job),
+      });
+    } catch (error) {
+      if (signal.aborted) return;
+      if (state().noteAuthError(error)) return state().setJobsSync('off');
+      if (isMissingRoute(error)) return poll(store, signal);
+    }
+    if (signal.aborted) return;
+    // The stream ended or broke: poll once now, then reconnect with a growing delay.
+    state().setJobsSync('polling');
+    await pollOnce(store);
+    await sleep(backoff, signal);
+    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+  }
+}
+
+async function poll(store: StoreApi, signal: AbortSignal): Promise<void> {
+  store.getState().setJobsSync('polling');
+  while (!signal.aborted && store.getState().client) {
+    await pollOnce(store);
+    await sleep(POLL_MS, signal);
+  }
+}
+
+async function pollOnce(store: StoreApi): Promise<void> {
+  const state = store.getState();
+  const running = Object.values(state.jobs).filter((j) => j.status === 'running');
+  await Promise.all(running.map((j) => state.refreshJob(j.job_id)));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

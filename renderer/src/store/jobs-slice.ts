@@ -1,0 +1,126 @@
+import { ApiError, type Job } from '../api/contract';
+import { describeError } from '../lib/format';
+import type { SliceCreator, Store } from './types';
+
+export interface JobsSlice {
+  jobs: Record<string, Job>;
+  /** How the list stays current: an event stream, or polling when events are not available. */
+  jobsSync: 'off' | 'live' | 'polling';
+  jobsError: string | null;
+  /** Per-job action errors, shown on the job's row. */
+  jobErrors: Record<string, string>;
+  setJobsSync(mode: JobsSlice['jobsSync']): void;
+  loadJobs(): Promise<void>;
+  upsertJob(job: Job): void;
+  refreshJob(id: string): Promise<void>;
+  cancelJob(id: string): Promise<void>;
+  deleteJob(id: string): Promise<void>;
+  retryJob(id: string): Promise<void>;
+}
+
+export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
+  const actionError = (id: string, error: unknown) => {
+    if (get().noteAuthError(error)) return;
+    set({ jobErrors: { ...get().jobErrors, [id]: describeError(error) } });
+  };
+  const clearActionError = (id: string) => {
+    if (!(id in get().jobErrors)) return;
+    const { [id]: _, ...rest } = get().jobErrors;
+    set({ jobErrors: rest });
+  };
+  const forget = (id: string) => {
+    const { [id]: _job, ...jobs } = get().jobs;
+    set({ jobs });
+    clearActionError(id);
+    const current = get().current;
+    if (current?.kind === 'job' && current.jobId === id) get().closePlayer();
+  };
+  const isGone = (error: unknown) => error instanceof ApiError && error.code === 'job_not_found';
+
+  return {
+    jobs: {},
+    jobsSync: 'off',
+    jobsError: null,
+    jobErrors: {},
+
+    setJobsSync: (jobsSync) => set({ jobsSync }),
+
+    async loadJobs() {
+      const client = get().client;
+      if (!client) return;
+      try {
+        const { jobs } = await client.listJobs({ limit: 200 });
+        set({ jobs: Object.fromEntries(jobs.map((j) => [j.job_id, j])), jobsError: null });
+      } catch (error) {
+        if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
+      }
+    },
+
+    upsertJob(job) {
+      set({ jobs: { ...get().jobs, [job.job_id]: job } });
+    },
+
+    async refreshJob(id) {
+      const client = get().client;
+      if (!client) return;
+      try {
+        get().upsertJob(await client.job(id));
+      } catch (error) {
+        if (isGone(error)) forget(id);
+        else actionError(id, error);
+      }
+    },
+
+    /** A running job is cancelled (it stays, failed with "cancelled"). */
+    async cancelJob(id) {
+      const client = get().client;
+      if (!client) return;
+      clearActionError(id);
+      try {
+        const job = await client.deleteJob(id);
+        if (job) get().upsertJob(job);
+        else await get().refreshJob(id);
+      } catch (error) {
+        if (isGone(error)) forget(id);
+        else actionError(id, error);
+      }
+    },
+
+    /** A finished job is deleted with its audio. */
+    async deleteJob(id) {
+      const client = get().client;
+      if (!client) return;
+      clearActionError(id);
+      try {
+        await client.deleteJob(id);
+        forget(id);
+      } catch (error) {
+        if (isGone(error)) forget(id);
+        else actionError(id, error);
+      }
+    },
+
+    async retryJob(id) {
+      const client = get().client;
+      if (!client) return;
+      clearActionError(id);
+      try {
+        const accepted = await client.retryJob(id);
+        await get().refreshJob(accepted.job_id);
+      } catch (error) {
+        actionError(id, error);
+      }
+    },
+  };
+};
+
+/** Newest first. */
+export function sortedJobs(state: Pick<Store, 'jobs'>): Job[] {
+  return Object.values(state.jobs).sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+/** Part done, 0 to 1; a queued job with no chunks yet is 0. */
+export function jobFraction(job: Job): number {
+  if (job.status === 'done') return 1;
+  return job.progress.total > 0 ? job.progress.done / job.progress.total : 0;
+}

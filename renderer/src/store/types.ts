@@ -1,0 +1,12 @@
+import type { StateCreator } from 'zustand';
+import type { CompareSlice } from './compare-slice';
+import type { ConnectionSlice } from './connection-slice';
+import type { EditorSlice } from './editor-slice';
+import type { EnginesSlice } from './engines-slice';
+import type { JobsSlice } from './jobs-slice';
+import type { PlayerSlice } from './player-slice';
+import type { SettingsSlice } from './settings-slice';
+
+export type Store = ConnectionSlice & EnginesSlice & EditorSlice & JobsSlice & PlayerSlice & CompareSlice & SettingsSlice;
+
+export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;
