@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectSpeech, prose } from '../testing/audio';
+import { expectSpeech } from '../testing/audio';
+import { prose } from '../testing/prose';
 import { readEvents } from '../testing/events';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 

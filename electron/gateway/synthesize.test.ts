@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectSpeech, prose } from '../testing/audio';
+import { expectSpeech } from '../testing/audio';
+import { prose } from '../testing/prose';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
-import { prose } from '../testing/audio';
+import { prose } from '../testing/prose';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 

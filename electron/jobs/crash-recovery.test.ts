@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectSpeech, prose } from '../testing/audio';
+import { expectSpeech } from '../testing/audio';
+import { prose } from '../testing/prose';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 
 let dataDir: string;

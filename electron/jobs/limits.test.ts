@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectSpeech, prose } from '../testing/audio';
+import { expectSpeech } from '../testing/audio';
+import { prose } from '../testing/prose';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
 const gateways: TestGateway[] = [];

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench`: the job engine against the raw engine, measured in one run on the same text.
+ * 1. raw: the embedded eSpeak NG (WASM) synthesizing 100,000 characters in this process, one call;
+ * 2. gateway: the same text as one job through the real gateway (chunked, worker threads);
+ * 3. latency of a 100-character inline request on an idle gateway and while that job runs.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { espeakWasm } from '../engines/espeak-ng/wasm';
+import { configFromArgs } from '../gateway/config';
+import { startGateway } from '../gateway/start';
+import { prose } from '../testing/prose';
+
+const TEXT = prose(100_000);
+const INLINE = prose(100);
+const SAMPLES = 60;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+
+async function rawEngine(): Promise<{ ms: number; audioSeconds: number }> {
+  await espeakWasm.synthesize({ text: 'Warm up.', voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
+  const started = performance.now();
+  const pcm = await espeakWasm.synthesize({ text: TEXT, voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
+  return { ms: performance.now() - started, audioSeconds: pcm.samples.length / pcm.sampleRate };
+}
+
+async function main() {
+  console.log(`Orator bench: ${os.availableParallelism()} cores, Node ${process.version}`);
+  const raw = await rawEngine();
+  console.log(`raw engine (eSpeak NG WASM, one process, one call): ${seconds(raw.ms)} for ${TEXT.length} chars → ${raw.audioSeconds.toFixed(0)} s of audio`);
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-'));
+  const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir }, { workerFile: path.resolve('dist/synth-worker.mjs') });
+  const auth = { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' };
+  const post = (body: object) => fetch(`${gateway.url}/api/v1/tts/synthesize`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const inline = async () => {
+    const started = performance.now();
+    await (await post({ text: INLINE })).arrayBuffer();
+    return performance.now() - started;
+  };
+  try {
+    for (let i = 0; i < 5; i++) await inline(); // warm the worker threads
+    const idle: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) idle.push(await inline());
+
+    const started = performance.now();
+    const { job_id } = (await (await post({ text: TEXT, mode: 'job' })).json()) as { job_id: string };
+    const busy: number[] = [];
+    let status = 'running';
+    while (status === 'running') {
+      if (busy.length < SAMPLES) busy.push(await inline());
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+      status = ((await (await fetch(`${gateway.url}/api/v1/tts/jobs/${job_id}`, { headers: auth })).json()) as { status: string }).status;
+    }
+    const jobMs = performance.now() - started;
+    if (status !== 'done') throw new Error(`The bench job ended ${status}`);
+
+    console.log(`gateway job (${gateway.registry.summaries().length} engines registered, ${os.availableParallelism()} worker threads): ${seconds(jobMs)}`);
+    console.log(`ratio gateway / raw: ${(jobMs / raw.ms).toFixed(2)} (below 1: parallel chunks beat one process)`);
+    const line = (name: string, xs: number[]) => `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} requests)`;
+    console.log(line('inline 100 chars, idle gateway', idle));
+    console.log(line('inline 100 chars, during the job', busy));
+  } finally {
+    await gateway.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
