@@ -15,10 +15,10 @@ export const Settings = Type.Object(
     inline_threshold: Type.Integer({ minimum: 1, description: 'Longest text (code points) answered inline; longer text becomes a job' }),
     max_text_length: Type.Integer({ minimum: 1, description: 'Longest text (code points) accepted at all' }),
     workers: Type.Integer({ minimum: 1, maximum: 64, description: 'Synthesis worker threads (and job chunks run at once)' }),
-    retention_days: Type.Integer({
+    retention_hours: Type.Integer({
       minimum: 0,
-      maximum: 3650,
-      description: 'Days that finished audio of API-created jobs is kept; 0 keeps it until deleted',
+      maximum: 87600,
+      description: 'Hours that finished audio of API-created jobs is kept; 0 keeps it until deleted',
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {

@@ -14,17 +14,18 @@ const CONFIG_FIELDS = {
   inline_threshold: 'inlineThreshold',
   max_text_length: 'maxTextLength',
   workers: 'workers',
+  retention_hours: 'retentionHours',
 } as const satisfies Partial<Record<SettingName, keyof GatewayConfig>>;
 type ConfigSetting = keyof typeof CONFIG_FIELDS;
 
 /** Defaults of the settings that GatewayConfig does not hold. */
-const OTHER_DEFAULTS = { retention_days: 0, models_dir: '', engine_executables: {}, close_to_tray: true } satisfies Omit<Settings, ConfigSetting>;
+const OTHER_DEFAULTS = { models_dir: '', engine_executables: {}, close_to_tray: true } satisfies Omit<Settings, ConfigSetting>;
 
 /**
  * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
  * the engine registry are built once at start). close_to_tray is read by the desktop shell itself.
  */
-const LIVE: ReadonlySet<SettingName> = new Set(['inline_threshold', 'max_text_length', 'close_to_tray']);
+const LIVE: ReadonlySet<SettingName> = new Set(['inline_threshold', 'max_text_length', 'retention_hours', 'close_to_tray']);
 
 function configSettings(config: GatewayConfig): Pick<Settings, ConfigSetting> {
   return Object.fromEntries(Object.entries(CONFIG_FIELDS).map(([name, field]) => [name, config[field]])) as Pick<Settings, ConfigSetting>;
@@ -73,8 +74,8 @@ export class SettingsService {
   }
 
   current(): Settings {
-    const live = { inline_threshold: this.config.inlineThreshold, max_text_length: this.config.maxTextLength };
-    return { ...this.running, ...this.saved, ...live };
+    const live = Object.entries(configSettings(this.config)).filter(([name]) => LIVE.has(name as SettingName));
+    return { ...this.running, ...this.saved, ...Object.fromEntries(live) };
   }
 
   view(): SettingsView {
@@ -96,6 +97,7 @@ export class SettingsService {
     this.saved = saved;
     this.config.inlineThreshold = next.inline_threshold;
     this.config.maxTextLength = next.max_text_length;
+    this.config.retentionHours = next.retention_hours;
     return this.view();
   }
 

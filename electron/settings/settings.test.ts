@@ -36,15 +36,15 @@ describe('settings API', () => {
     expect(before.api_key_locked).toBe(false);
     expect(before.settings).toMatchObject({ host: '127.0.0.1', port: 0, inline_threshold: 1000, close_to_tray: true });
 
-    const next: Settings = { ...before.settings, inline_threshold: 5, port: 5799, models_dir: '/srv/voices' };
+    const next: Settings = { ...before.settings, inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: '/srv/voices' };
     const put = await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(next) });
     expect(put.status).toBe(200);
     const after = (await put.json()) as SettingsView;
-    expect(after.settings.inline_threshold).toBe(5);
+    expect(after.settings).toMatchObject({ inline_threshold: 5, retention_hours: 24 });
     expect(after.restart_required.sort()).toEqual(['models_dir', 'port']);
 
     // Only what differs from the defaults is written, so later default changes still reach this user.
-    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, port: 5799, models_dir: '/srv/voices' });
+    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: '/srv/voices' });
     expect((await stat(settingsFile(dataDir))).mode & 0o777).toBe(0o600);
 
     const synth = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Longer than five.' }) });

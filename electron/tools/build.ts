@@ -1,18 +1,37 @@
-/** Builds the Node side with esbuild: the headless gateway and the synthesis worker threads. */
-import { build } from 'esbuild';
+/**
+ * Builds the Node side with esbuild: the headless gateway, the synthesis worker threads, and the
+ * desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads only so).
+ */
+import { build, type BuildOptions } from 'esbuild';
 
-await build({
-  entryPoints: {
-    serve: 'electron/serve.ts',
-    'synth-worker': 'electron/engines/worker.ts',
-  },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
+const common: BuildOptions = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
-  packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
-});
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: {
+      serve: 'electron/serve.ts',
+      'synth-worker': 'electron/engines/worker.ts',
+      main: 'electron/main.ts',
+    },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: { preload: 'electron/preload.cts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // A sandboxed preload can require nothing but `electron`: everything else is bundled in.
+    external: ['electron'],
+  }),
+]);

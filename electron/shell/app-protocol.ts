@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
+
+/**
+ * The studio's pages come from app://orator/ rather than file://: a file:// page has the origin
+ * "null", which the gateway could only allow by allowing every sandboxed page on the web too, and
+ * file:// would let a navigation reach any file on the disk. The CSP travels as a response header.
+ */
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'orator';
+export const APP_ENTRY = `${DESKTOP_ORIGIN}/index.html`;
+
+/** For protocol.registerSchemesAsPrivileged, before the app is ready. */
+export const APP_SCHEME_PRIVILEGES = {
+  scheme: APP_SCHEME,
+  // standard: real origins and relative URLs; secure: a secure context, like https.
+  privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+};
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+/** The file an app:// URL names inside the built renderer, or null for anything outside it. */
+export function appFile(rendererDir: string, url: string): string | null {
+  if (!isAppUrl(url)) return null;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return null;
+  }
+  if (pathname.includes('\0')) return null;
+  const root = path.resolve(rendererDir);
+  const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
+  return file.startsWith(root + path.sep) ? file : null;
+}
+
+/** The handler for protocol.handle: static files of the renderer with the CSP on every response. */
+export function appProtocolHandler(rendererDir: string, csp: () => string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const headers = { 'content-security-policy': csp(), 'x-content-type-options': 'nosniff' };
+    const file = appFile(rendererDir, request.url);
+    if (request.method !== 'GET' || !file) return new Response('Not found', { status: 404, headers });
+    try {
+      const body = await readFile(file);
+      const type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      return new Response(body, { status: 200, headers: { ...headers, 'content-type': type } });
+    } catch {
+      return new Response('Not found', { status: 404, headers });
+    }
+  };
+}

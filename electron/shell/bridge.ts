@@ -1,0 +1,30 @@
+/**
+ * The preload's API as the studio sees it (`window.orator` in the desktop app; absent in a browser).
+ * Shared by electron/preload.cts, which must satisfy it, by the main process's IPC handlers and by
+ * the renderer. Imports nothing, so every layer may import it.
+ */
+
+/** IPC channels: one named channel per bridge function, never a generic invoke. */
+export const IPC = {
+  connection: 'orator:connection',
+  openDataFolder: 'orator:open-data-folder',
+  copyToClipboard: 'orator:copy-to-clipboard',
+} as const;
+
+/** Handed over once when the page loads; a reload fetches it anew (after a key regeneration, say). */
+export interface DesktopConnection {
+  /** Origin of the gateway, e.g. "http://127.0.0.1:5700". */
+  gatewayUrl: string;
+  apiKey: string;
+  appVersion: string;
+}
+
+export interface OratorBridge extends Readonly<DesktopConnection> {
+  /** Opens the data dir (database, audio, settings, key) in the system file manager. */
+  openDataFolder(): Promise<void>;
+  /** The page cannot use navigator.clipboard: every permission is denied to it. */
+  copyToClipboard(text: string): Promise<void>;
+}
+
+/** Longest text copyToClipboard accepts; a whole chapter fits. */
+export const MAX_CLIPBOARD_CHARS = 10_000_000;

@@ -1,0 +1,204 @@
+/**
+ * The desktop shell with a real gateway, database and engines, and a minimal double of the
+ * `electron` module only: the Electron binary cannot be downloaded here (no GitHub access), so it
+ * cannot run. testing/electron-double.ts says what the double does.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS_PATH, type Job, type SettingsView } from '../contract';
+import { configFromArgs } from '../gateway/config';
+import { startGateway } from '../gateway/start';
+import { IPC } from './bridge';
+import { runDesktop, type Desktop } from './desktop';
+import { createElectronDouble, PreventableEvent } from './testing/electron-double';
+
+const DIST = path.resolve('dist');
+const STUDIO = 'app://orator/index.html';
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function launch(options: { lock?: boolean } = {}) {
+  const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
+  const double = createElectronDouble(userData, options);
+  const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env: { ORATOR_PORT: '0' } });
+  cleanups.push(async () => {
+    await desktop?.gateway.close().catch(() => {}); // already closed when the test quit
+    await rm(userData, { recursive: true, force: true });
+  });
+  const api = (route: string, init: RequestInit = {}) =>
+    fetch(desktop!.gateway.url + route, {
+      ...init,
+      headers: { authorization: `Bearer ${desktop!.gateway.apiKey}`, 'content-type': 'application/json', ...init.headers },
+    });
+  return { ...double, desktop: desktop as Desktop, userData, api, window: double.windows[0]!, tray: double.trays[0]! };
+}
+
+describe('studio window', () => {
+  it('is created with Electron\'s security flags and loads the built studio from app://', async () => {
+    const { window, calls, userData, desktop } = await launch();
+    const prefs = window.options.webPreferences!;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(prefs.allowRunningInsecureContent).toBe(false);
+    expect(prefs.preload).toBe(path.join(DIST, 'preload.cjs'));
+    expect(existsSync(prefs.preload!)).toBe(true);
+    expect(window.loadedUrl).toBe(STUDIO);
+    expect(calls.schemes).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    // The gateway runs in-process on Electron's userData.
+    expect(existsSync(path.join(userData, 'orator.db'))).toBe(true);
+    expect(desktop.gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('serves the studio with a strict CSP whose connect-src is the gateway alone', async () => {
+    const { protocolHandlers, desktop } = await launch();
+    const handler = protocolHandlers.get('app')!;
+    const page = await handler(new Request(STUDIO));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const csp = page.headers.get('content-security-policy')!;
+    const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    expect(directives['default-src']).toBe("'none'");
+    expect(directives['script-src']).toBe("'self'");
+    expect(directives['connect-src']).toBe(desktop.gateway.url);
+    expect(csp).not.toContain('unsafe-eval');
+    expect((await handler(new Request('app://orator/%2e%2e/%2e%2e/package.json'))).status).toBe(404);
+    expect((await handler(new Request('app://elsewhere/index.html'))).status).toBe(404);
+  });
+
+  it('blocks navigation away from the studio, new windows, webviews and every permission', async () => {
+    const { window, permissions } = await launch();
+    const navigate = (url: string) => {
+      const event = new PreventableEvent(url);
+      window.webContents.emit('will-navigate', event, url);
+      return event.defaultPrevented;
+    };
+    expect(navigate('https://example.com/')).toBe(true);
+    expect(navigate('file:///etc/passwd')).toBe(true);
+    expect(navigate(STUDIO)).toBe(false);
+    const frame = new PreventableEvent('https://example.com/');
+    window.webContents.emit('will-frame-navigate', frame);
+    expect(frame.defaultPrevented).toBe(true);
+    expect(window.webContents.windowOpenHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    const webview = new PreventableEvent();
+    window.webContents.emit('will-attach-webview', webview);
+    expect(webview.defaultPrevented).toBe(true);
+
+    const answers: boolean[] = [];
+    for (const permission of ['media', 'notifications', 'clipboard-sanitized-write', 'geolocation']) {
+      permissions.request!({}, permission, (ok) => answers.push(ok));
+    }
+    expect(answers).toEqual([false, false, false, false]);
+    expect(permissions.check!()).toBe(false);
+  });
+
+  it('hides to the tray on close by default, and closes when the settings say so', async () => {
+    const { window, api } = await launch();
+    window.show();
+    const close = () => {
+      const event = new PreventableEvent();
+      window.emit('close', event);
+      return event.defaultPrevented;
+    };
+    expect(close()).toBe(true);
+    expect(window.visible).toBe(false);
+    const { settings } = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
+    await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, close_to_tray: false }) });
+    expect(close()).toBe(false);
+  });
+});
+
+describe('preload bridge (IPC)', () => {
+  it('hands the studio the gateway URL, key and version, and refuses other senders', async () => {
+    const { sendSync, invoke, desktop, calls, userData } = await launch();
+    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({ gatewayUrl: desktop.gateway.url, apiKey: desktop.gateway.apiKey, appVersion: '0.1.0-test' });
+    expect(sendSync(IPC.connection, { url: 'https://evil.example/' })).toBeNull();
+    expect(sendSync(IPC.connection, { url: STUDIO, subframe: true })).toBeNull();
+
+    await invoke(IPC.copyToClipboard, { url: STUDIO }, 'hello');
+    expect(calls.clipboard).toEqual(['hello']);
+    await expect(invoke(IPC.copyToClipboard, { url: STUDIO }, { not: 'text' })).rejects.toThrow(/expected a string/);
+    await expect(invoke(IPC.copyToClipboard, { url: 'https://evil.example/' }, 'x')).rejects.toThrow(/refused/);
+
+    await invoke(IPC.openDataFolder, { url: STUDIO });
+    expect(calls.openedPaths).toEqual([userData]);
+    await expect(invoke(IPC.openDataFolder, { url: 'file:///tmp/x.html' })).rejects.toThrow(/refused/);
+  });
+});
+
+describe('tray', () => {
+  it('copies the API URL and key, toggles the studio, and pauses and resumes the queue', async () => {
+    const { tray, calls, desktop, window } = await launch();
+    tray.click('copy-url');
+    tray.click('copy-key');
+    expect(calls.clipboard).toEqual([desktop.gateway.url, desktop.gateway.apiKey]);
+
+    tray.click('toggle-window');
+    expect(window.visible).toBe(true);
+    expect(tray.menu.find((i) => i.id === 'toggle-window')!.label).toBe('Hide Studio');
+    tray.click('toggle-window');
+    expect(window.visible).toBe(false);
+
+    tray.click('pause-queue');
+    expect(desktop.gateway.queuePaused).toBe(true);
+    expect(tray.menu.some((i) => i.id === 'resume-queue')).toBe(true);
+    tray.click('resume-queue');
+    expect(desktop.gateway.queuePaused).toBe(false);
+  });
+
+  it('holds queued work while paused', async () => {
+    const { tray, api } = await launch();
+    tray.click('pause-queue');
+    const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Held back while paused.', mode: 'job' }) });
+    const { job_id } = (await accepted.json()) as { job_id: string };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const job = (await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job;
+    expect(job).toMatchObject({ status: 'running', progress: { done: 0 } });
+    tray.click('resume-queue');
+    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 }).toBe('done');
+  });
+});
+
+describe('quit', () => {
+  it('stops the gateway, keeps finished chunks of a running job, closes the database, then quits', async () => {
+    const { tray, api, desktop, userData, calls } = await launch();
+    const text = Array.from({ length: 400 }, (_, i) => `Sentence number ${i} of a long chapter, read aloud.`).join(' ');
+    const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text }) });
+    const { job_id } = (await accepted.json()) as { job_id: string };
+    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).progress.done, { timeout: 30_000 }).toBeGreaterThan(0);
+
+    tray.click('quit');
+    expect(calls.quit).toBe(1); // held: the gateway is shutting down
+    await desktop.quitDone;
+    expect(calls.quit).toBe(2); // and then quit for real
+    expect(tray.destroyed).toBe(true);
+    await expect(fetch(desktop.gateway.url)).rejects.toThrow();
+    // SQLite removes the WAL file when the last connection closes cleanly.
+    expect(existsSync(path.join(userData, 'orator.db-wal'))).toBe(false);
+
+    // The job was not lost: the next start picks it up where it stopped.
+    const again = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir: userData }, { workerFile: path.join(DIST, 'synth-worker.mjs') });
+    try {
+      const job = (await (await fetch(`${again.url}/api/v1/tts/jobs/${job_id}`, { headers: { authorization: `Bearer ${again.apiKey}` } })).json()) as Job;
+      expect(job.status).not.toBe('failed');
+      expect(job.progress.done).toBeGreaterThan(0);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('single instance', () => {
+  it('a second instance quits at once and starts no gateway', async () => {
+    const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
+    cleanups.push(() => rm(userData, { recursive: true, force: true }));
+    const double = createElectronDouble(userData, { lock: false });
+    expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env: {} })).toBeNull();
+    expect(double.calls.quit).toBe(1);
+    expect(double.windows).toHaveLength(0);
+  });
+});

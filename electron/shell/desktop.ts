@@ -1,0 +1,111 @@
+import path from 'node:path';
+import type * as ElectronModule from 'electron';
+import type { BrowserWindow } from 'electron';
+import { configFromArgs } from '../gateway/config';
+import { startGateway, type Gateway } from '../gateway/start';
+import { readSavedSettings } from '../settings/store';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
+import { registerIpc } from './ipc';
+import { installQuitSequence } from './quit';
+import { contentSecurityPolicy, denyAllPermissions, guardWebContents } from './security';
+import { createTray } from './tray';
+import { createStudioWindow } from './window';
+
+/** The parts of the `electron` module the shell uses; injected so that tests can pass a double. */
+export type ElectronMain = Pick<
+  typeof ElectronModule,
+  'app' | 'BrowserWindow' | 'Tray' | 'Menu' | 'nativeImage' | 'clipboard' | 'shell' | 'ipcMain' | 'protocol' | 'session' | 'dialog'
+>;
+
+export interface DesktopOptions {
+  /** The build output: preload.cjs, synth-worker.mjs and renderer/. */
+  distDir: string;
+  /** Icons (resources/icons). */
+  iconDir: string;
+  /** ORATOR_HOST, ORATOR_PORT and ORATOR_API_KEY apply as in `npm run serve`; the data dir is userData. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Desktop {
+  gateway: Gateway;
+  window: BrowserWindow;
+  /** Resolves once a quit has shut the gateway down. */
+  quitDone: Promise<void>;
+}
+
+/**
+ * The desktop app: one instance, the gateway in-process on userData, the studio window, the tray.
+ * Must be called before the app is ready (the app:// scheme is registered then). Null when another
+ * instance runs (it is asked to show its window instead) or when the gateway could not start.
+ */
+export async function runDesktop(electron: ElectronMain, options: DesktopOptions): Promise<Desktop | null> {
+  const { app } = electron;
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  electron.protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
+  await app.whenReady();
+
+  const dataDir = app.getPath('userData');
+  const rendererDir = path.join(options.distDir, 'renderer');
+  let gateway: Gateway;
+  try {
+    const config = configFromArgs([], { ...options.env, ORATOR_DATA_DIR: dataDir });
+    gateway = await startGateway({ ...config, staticDir: rendererDir }, { workerFile: path.join(options.distDir, 'synth-worker.mjs') });
+  } catch (error) {
+    electron.dialog.showErrorBox('Orator could not start', `The gateway did not start: ${(error as Error).message}`);
+    app.exit(1);
+    return null;
+  }
+
+  const gatewayOrigin = new URL(gateway.url).origin;
+  electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)));
+  denyAllPermissions(electron.session.defaultSession);
+
+  let quitting = false;
+  const icon = (name: string) => electron.nativeImage.createFromPath(path.join(options.iconDir, name));
+  const window = createStudioWindow(electron.BrowserWindow, {
+    preload: path.join(options.distDir, 'preload.cjs'),
+    icon: icon('icon.png'),
+    // Read at each close, so the settings panel's choice applies without a restart.
+    hideOnClose: () => !quitting && (readSavedSettings(dataDir).close_to_tray ?? true),
+    onVisibilityChange: () => tray.refresh(),
+  });
+  const showWindow = () => {
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+
+  const tray = createTray(electron, icon('tray.png'), () => ({ windowVisible: window.isVisible(), queuePaused: gateway.queuePaused }), {
+    toggleWindow: () => (window.isVisible() ? window.hide() : showWindow()),
+    copyApiUrl: () => electron.clipboard.writeText(gateway.url),
+    copyApiKey: () => electron.clipboard.writeText(gateway.apiKey),
+    pauseQueue: () => gateway.pauseQueue(),
+    resumeQueue: () => gateway.resumeQueue(),
+    quit: () => app.quit(),
+  });
+
+  registerIpc(electron.ipcMain, {
+    connection: () => ({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, appVersion: app.getVersion() }),
+    openDataFolder: async () => {
+      const problem = await electron.shell.openPath(dataDir);
+      if (problem) throw new Error(problem);
+    },
+    copyToClipboard: (text) => electron.clipboard.writeText(text),
+  });
+
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow); // macOS: a click on the Dock icon
+  // Reached only when closing does not hide to the tray: then nothing would be left to quit with.
+  app.on('window-all-closed', () => app.quit());
+  const { done } = installQuitSequence(app, () => gateway.close(), () => {
+    quitting = true;
+    tray.tray.destroy();
+  });
+
+  console.log(`Orator gateway at ${gateway.url}/ · API key in ${gateway.apiKeyFile}`);
+  return { gateway, window, quitDone: done };
+}

@@ -1,0 +1,39 @@
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
+import { isAppUrl } from './app-protocol';
+import { IPC, MAX_CLIPBOARD_CHARS, type DesktopConnection } from './bridge';
+
+export interface IpcHandlers {
+  connection(): DesktopConnection;
+  openDataFolder(): Promise<void>;
+  copyToClipboard(text: string): void;
+}
+
+/** Only the studio's own top-level page may call the bridge: not a frame, not another origin. */
+export function isTrustedSender(frame: WebFrameMain | null): boolean {
+  return frame !== null && frame.parent === null && isAppUrl(frame.url);
+}
+
+function refuse(channel: string): Error {
+  return new Error(`${channel}: refused, the sender is not the Orator studio`);
+}
+
+/** One handler per bridge function; each checks its sender and its arguments. */
+export function registerIpc(ipcMain: IpcMain, handlers: IpcHandlers): void {
+  ipcMain.on(IPC.connection, (event: IpcMainEvent) => {
+    // sendSync needs a returnValue; an untrusted page gets null and the studio asks for the key.
+    event.returnValue = isTrustedSender(event.senderFrame) ? handlers.connection() : null;
+  });
+
+  ipcMain.handle(IPC.openDataFolder, async (event: IpcMainInvokeEvent) => {
+    if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.openDataFolder);
+    await handlers.openDataFolder();
+  });
+
+  ipcMain.handle(IPC.copyToClipboard, (event: IpcMainInvokeEvent, text: unknown) => {
+    if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.copyToClipboard);
+    if (typeof text !== 'string' || text.length > MAX_CLIPBOARD_CHARS) {
+      throw new Error(`${IPC.copyToClipboard}: expected a string of at most ${MAX_CLIPBOARD_CHARS} characters`);
+    }
+    handlers.copyToClipboard(text);
+  });
+}
