@@ -11,6 +11,7 @@ import { defaultModelDirs } from './model-dirs';
 import { pico2waveAdapter } from './pico2wave/adapter';
 import { piperAdapter } from './piper/adapter';
 import { rhvoiceAdapter } from './rhvoice/adapter';
+import { sherpaOnnxAdapter } from './sherpa-onnx/adapter';
 import { picoWasmAdapter } from './svox-pico/adapter';
 import { windowsSapiAdapter } from './windows-sapi/adapter';
 import type { SynthesisPool } from './worker-pool';
@@ -28,6 +29,7 @@ export function allEngines(pool: SynthesisPool, options: EngineOptions = {}): En
   const modelDirs = options.modelDirs ?? defaultModelDirs();
   return [
     espeakWasmAdapter(pool),
+    sherpaOnnxAdapter(modelDirs, pool.workerFile),
     piperAdapter(modelDirs),
     mimic3Adapter(),
     macosSayAdapter(),

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { TaskQueue } from 'piscina';
 import type { WorkerReply, WorkerTask } from './worker-protocol';
@@ -41,8 +42,11 @@ export interface PoolOptions {
 /** The worker-thread pool that runs all in-thread engines. */
 export class SynthesisPool {
   private readonly piscina: Piscina;
+  /** The worker bundle, which also serves neural models in a child process (see worker.ts). */
+  readonly workerFile: string;
 
   constructor(options: PoolOptions) {
+    this.workerFile = options.workerFile instanceof URL ? fileURLToPath(options.workerFile) : options.workerFile;
     const threads = options.threads ?? Math.max(1, os.availableParallelism());
     this.piscina = new Piscina({
       filename: options.workerFile instanceof URL ? options.workerFile.href : options.workerFile,

@@ -3,6 +3,7 @@
  * (WASM) engines off the HTTP event loop. Each thread loads an engine once and reuses it.
  */
 import type { InThreadEngine, WorkerTask } from './worker-protocol';
+import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 import { espeakWasm } from './espeak-ng/wasm';
 import { fliteWasm } from './flite/wasi';
 import { gnuspeechWasm } from './gnuspeech/wasm';
@@ -19,4 +20,10 @@ export default async function run(task: WorkerTask) {
   const engine = engines[task.engine];
   if (!engine) throw new Error(`No in-thread engine "${task.engine}"`);
   return task.kind === 'voices' ? engine.voices() : engine.synthesize(task.request);
+}
+
+// The same bundle serves neural models when forked as the model process (sherpa-onnx/client.ts):
+// one built file instead of two.
+if (process.argv.includes(MODEL_HOST_FLAG) && process.send) {
+  void import('./sherpa-onnx/host').then(({ serveModels }) => serveModels());
 }

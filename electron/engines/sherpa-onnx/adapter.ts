@@ -1,0 +1,70 @@
+import type { Voice } from '../../contract';
+import type { EngineAdapter, Pcm, Probe } from '../engine';
+import { NEURAL } from '../piper/voice-config';
+import { ModelProcess } from './client';
+import { scanModelFolders, type ModelFolder } from './models';
+
+const ID = 'sherpa-onnx';
+
+interface LoadedVoice {
+  folder: ModelFolder;
+  speaker: number;
+}
+
+/** Voices of one loaded model: one per speaker, "<folder>" or "<folder>#<speaker id>". */
+export function modelVoices(folder: ModelFolder, sampleRate: number, numSpeakers: number): Voice[] {
+  const count = Math.max(1, numSpeakers);
+  return Array.from({ length: count }, (_, speaker) => ({
+    id: `${ID}:${count > 1 ? `${folder.key}#${speaker}` : folder.key}`,
+    name: count > 1 ? `${folder.key} (${folder.speakerNames?.[speaker] ?? `speaker ${speaker}`})` : folder.key,
+    language: folder.language,
+    sampleRate,
+    quality: NEURAL,
+  }));
+}
+
+/**
+ * Piper (VITS), Kokoro and Matcha models from the user's model folders, run by sherpa-onnx-node
+ * in a child process. Probing loads every model there once, so a malformed one is reported
+ * (as a warning, or as the reason when none loads) instead of failing a request later.
+ */
+export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeoutMs?: number): EngineAdapter {
+  const host = new ModelProcess(workerFile, timeoutMs);
+  let voices = new Map<string, LoadedVoice>();
+  return {
+    id: ID,
+    name: 'Neural voices (sherpa-onnx)',
+    kind: 'neural',
+    capabilities: { rate: true, pitch: false, volume: false },
+    async probe(): Promise<Probe> {
+      const { folders, problems } = await scanModelFolders(modelDirs);
+      const listed: Voice[] = [];
+      const found = new Map<string, LoadedVoice>();
+      for (const folder of folders) {
+        try {
+          const loaded = await host.request({ type: 'load', spec: folder.spec });
+          modelVoices(folder, loaded.sampleRate, loaded.numSpeakers).forEach((voice, speaker) => {
+            listed.push(voice);
+            found.set(voice.id.slice(ID.length + 1), { folder, speaker });
+          });
+        } catch (error) {
+          problems.push(`${folder.spec.dir}: the model could not be loaded (${(error as Error).message})`);
+        }
+      }
+      // Loaded models hold memory; they load again on first use.
+      host.stop();
+      voices = found;
+      if (listed.length === 0) {
+        const where = `Put model folders (model .onnx, tokens.txt, espeak-ng-data/ or lexicon.txt) in ${modelDirs.join(' or ')}.`;
+        return { available: false, reason: problems.length ? `No model loads: ${problems.join('; ')}. ${where}` : `No neural models found. ${where}` };
+      }
+      return { available: true, voices: listed, defaultVoice: listed[0]!.id, ...(problems.length ? { warnings: problems } : {}) };
+    },
+    async synthesize(request, { signal }): Promise<Pcm> {
+      const voice = voices.get(request.voice);
+      if (!voice) throw new Error(`No neural voice "${request.voice}"`);
+      const reply = await host.request({ type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate }, signal);
+      return { sampleRate: reply.sampleRate, samples: reply.samples ?? new Int16Array(0) };
+    },
+  };
+}

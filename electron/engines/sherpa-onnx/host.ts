@@ -1,0 +1,59 @@
+/**
+ * The model process: loads user-supplied ONNX models with sherpa-onnx-node and synthesizes.
+ * It runs as a child process because a malformed model does not throw: onnxruntime aborts
+ * the whole process (a garbage .onnx, a bad tokens.txt).
+ */
+import os from 'node:os';
+import type { ModelSpec } from './models';
+import type { HostReply, HostRequest } from './protocol';
+
+type Tts = import('sherpa-onnx-node').OfflineTts;
+
+/** sherpa-onnx's model config for one folder. */
+export function ttsConfig(spec: ModelSpec, numThreads: number): object {
+  const text = { tokens: spec.tokens, lexicon: spec.lexicon ?? '', dataDir: spec.dataDir ?? '' };
+  const model =
+    spec.kind === 'kokoro'
+      ? { kokoro: { model: spec.model, voices: spec.voices, ...text } }
+      : spec.kind === 'matcha'
+        ? { matcha: { acousticModel: spec.model, vocoder: spec.vocoder, ...text } }
+        : { vits: { model: spec.model, ...text } };
+  return { model: { ...model, numThreads, debug: false, provider: 'cpu' }, maxNumSentences: 1 };
+}
+
+function toInt16(samples: Float32Array): Int16Array {
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767)));
+  return out;
+}
+
+export async function serveModels(): Promise<void> {
+  const { OfflineTts } = (await import('sherpa-onnx-node')).default;
+  const numThreads = Math.min(4, os.availableParallelism());
+  const loaded = new Map<string, Tts>();
+  const load = (spec: ModelSpec) => {
+    let tts = loaded.get(spec.dir);
+    if (!tts) {
+      tts = new OfflineTts(ttsConfig(spec, numThreads));
+      loaded.set(spec.dir, tts);
+    }
+    return tts;
+  };
+  // The parent's end: nothing else would stop this process.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (request: HostRequest) => {
+    let reply: HostReply;
+    try {
+      const tts = load(request.spec);
+      const base = { id: request.id, ok: true as const, sampleRate: tts.sampleRate, numSpeakers: tts.numSpeakers };
+      if (request.type === 'load') reply = base;
+      else {
+        const audio = tts.generate({ text: request.text, sid: request.speaker, speed: request.speed });
+        reply = { ...base, sampleRate: audio.sampleRate, samples: toInt16(audio.samples) };
+      }
+    } catch (error) {
+      reply = { id: request.id, ok: false, message: (error as Error).message };
+    }
+    process.send!(reply);
+  });
+}
