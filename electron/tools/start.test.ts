@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+
+const started: { pid: number; dirs: string[] }[] = [];
+
+afterEach(async () => {
+  for (const { pid, dirs } of started.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGTERM'); // the group: npm, tsx and the gateway under them
+    } catch {
+      // already gone
+    }
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('npm start says in one line that Electron is unavailable and serves the studio headless', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-start-'));
+  const noElectron = await mkdtemp(path.join(os.tmpdir(), 'orator-no-electron-'));
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--data-dir', dataDir], {
+    detached: true,
+    env: {
+      ...process.env,
+      // Electron is looked for in an empty folder and never downloaded, whatever this machine has;
+      // a display is claimed so that the missing binary is the reason.
+      ELECTRON_OVERRIDE_DIST_PATH: noElectron,
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      DISPLAY: ':99',
+    },
+  });
+  started.push({ pid: child.pid!, dirs: [dataDir, noElectron] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const studio = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      const match = /studio: (http:\/\/\S+#key=\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${stdout}\n${stderr}`)));
+  });
+
+  const lines = stdout.trim().split('\n');
+  expect(lines.filter((line) => /electron/i.test(line))).toEqual([
+    'Electron is unavailable (its binary is not installed and could not be downloaded); starting the headless gateway with the web studio instead.',
+  ]);
+  expect(stderr).not.toMatch(/^\s+at /m); // no stack trace
+
+  const url = new URL(studio);
+  const key = new URLSearchParams(url.hash.slice(1)).get('key')!;
+  const page = await fetch(new URL('/', url));
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toContain('text/html');
+  const engines = await fetch(new URL('/api/v1/tts/engines', url), { headers: { authorization: `Bearer ${key}` } });
+  expect(engines.status).toBe(200);
+  expect(((await engines.json()) as { engines: unknown[] }).engines.length).toBeGreaterThan(0);
+});
