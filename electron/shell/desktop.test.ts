@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETTINGS_PATH, type Job, type SettingsView } from '../contract';
-import { configFromArgs } from '../gateway/config';
+import { configFromArgs, defaultDataDir } from '../gateway/config';
 import { startGateway } from '../gateway/start';
 import { IPC } from './bridge';
 import { runDesktop, type Desktop } from './desktop';
@@ -25,8 +25,9 @@ afterEach(async () => {
 
 async function launch(options: { lock?: boolean } = {}) {
   const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-  const double = createElectronDouble(userData, options);
-  const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env: { ORATOR_PORT: '0' } });
+  const double = createElectronDouble(options);
+  const env = { ORATOR_PORT: '0', ORATOR_DATA_DIR: userData };
+  const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env });
   cleanups.push(async () => {
     await desktop?.gateway.close().catch(() => {}); // already closed when the test quit
     await rm(userData, { recursive: true, force: true });
@@ -193,12 +194,11 @@ describe('quit', () => {
 });
 
 describe('single instance', () => {
-  it('a second instance quits at once and starts no gateway', async () => {
-    const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-    cleanups.push(() => rm(userData, { recursive: true, force: true }));
-    const double = createElectronDouble(userData, { lock: false });
+  it('a second instance quits at once and starts no gateway; userData is the folder `npm run serve` uses', async () => {
+    const double = createElectronDouble({ lock: false });
     expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env: {} })).toBeNull();
     expect(double.calls.quit).toBe(1);
     expect(double.windows).toHaveLength(0);
+    expect(double.app.getPath('userData')).toBe(defaultDataDir());
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as ElectronModule from 'electron';
 import type { BrowserWindow } from 'electron';
-import { configFromArgs } from '../gateway/config';
+import { configFromArgs, defaultDataDir } from '../gateway/config';
 import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
@@ -22,7 +22,7 @@ export interface DesktopOptions {
   distDir: string;
   /** Icons (resources/icons). */
   iconDir: string;
-  /** ORATOR_HOST, ORATOR_PORT and ORATOR_API_KEY apply as in `npm run serve`; the data dir is userData. */
+  /** ORATOR_HOST, ORATOR_PORT, ORATOR_API_KEY and ORATOR_DATA_DIR apply as in `npm run serve`. */
   env: NodeJS.ProcessEnv;
 }
 
@@ -40,6 +40,10 @@ export interface Desktop {
  */
 export async function runDesktop(electron: ElectronMain, options: DesktopOptions): Promise<Desktop | null> {
   const { app } = electron;
+  // Set before anything else: the single-instance lock and Chromium's own files live there too.
+  // Explicit, because unpackaged (npm start) Electron would name the folder after package.json's
+  // lower-case "name" and miss the folder that `npm run serve` uses.
+  app.setPath('userData', options.env.ORATOR_DATA_DIR ? path.resolve(options.env.ORATOR_DATA_DIR) : defaultDataDir());
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;

@@ -24,7 +24,8 @@ class WebContentsDouble extends EventEmitter {
   }
 }
 
-export function createElectronDouble(userData: string, options: { lock?: boolean } = {}) {
+export function createElectronDouble(options: { lock?: boolean } = {}) {
+  const paths = new Map<string, string>();
   const calls = {
     quit: 0,
     exit: [] as number[],
@@ -43,9 +44,11 @@ export function createElectronDouble(userData: string, options: { lock?: boolean
   const app = Object.assign(new EventEmitter(), {
     requestSingleInstanceLock: () => options.lock ?? true,
     whenReady: () => Promise.resolve(),
+    setPath: (name: string, value: string) => paths.set(name, value),
     getPath: (name: string) => {
-      if (name !== 'userData') throw new Error(`the double knows only userData, not ${name}`);
-      return userData;
+      const value = paths.get(name);
+      if (value === undefined) throw new Error(`the double knows only paths set before, not ${name}`);
+      return value;
     },
     getVersion: () => '0.1.0-test',
     /** Like Electron: before-quit first; quitting goes on only when no listener prevented it. */
