@@ -1,9 +1,14 @@
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import type { SynthesisRequest } from '../engine';
 import { findPicoFiles, PICO_DEFAULT_VOICE, picoText, picoVoices } from '../svox-pico/voices';
 
 const ID = 'pico2wave';
 /** pico2wave reads its language files from the folder compiled into it. */
 const LANG_DIR = '/usr/share/pico/lang';
+
+export function pico2waveCommand(request: SynthesisRequest, wavFile: string) {
+  return { args: ['-l', request.voice, '-w', wavFile], input: picoText(request) };
+}
 
 /**
  * The system's `pico2wave` (Debian non-free libttspico-utils). It has no voice listing: a voice
@@ -21,7 +26,7 @@ export function pico2waveAdapter(overrides: CliOverrides = {}) {
       async voices() {
         return picoVoices(ID, (voice) => findPicoFiles(voice, [LANG_DIR]) !== null);
       },
-      command: (request, files) => ({ args: ['-l', request.voice, '-w', files.wavFile], input: picoText(request) }),
+      command: (request, files) => pico2waveCommand(request, files.wavFile),
     },
     overrides,
   );

@@ -17,4 +17,29 @@ export const engineRoutes: FastifyPluginAsyncTypebox<{ registry: EngineRegistry 
     },
     handler: async (request) => registry.detail(request.params.id),
   });
+
+  app.post('/engines/refresh', {
+    schema: {
+      tags: ['engines'],
+      summary: 'Detect every engine again (after installing one, or adding voices or models); no body',
+      response: { 200: EngineList },
+    },
+    handler: async () => {
+      await registry.probeAll();
+      return { engines: registry.summaries() };
+    },
+  });
+
+  app.post('/engines/:id/refresh', {
+    schema: {
+      tags: ['engines'],
+      summary: 'Detect one engine again, e.g. to retry one marked unavailable; no body',
+      params: EngineParams,
+      response: { 200: EngineDetail, 404: ErrorBody },
+    },
+    handler: async (request) => {
+      await registry.refresh(request.params.id);
+      return registry.detail(request.params.id);
+    },
+  });
 };

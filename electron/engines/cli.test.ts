@@ -1,0 +1,93 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../contract';
+import { encodeWav } from '../audio/wav';
+import { findExecutable, runToolRaw, synthesizeWithTool } from './cli';
+import { cliAdapter } from './cli-adapter';
+
+async function script(body: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+  const file = path.join(dir, 'engine.sh');
+  await writeFile(file, `#!/bin/sh\n${body}\n`);
+  await chmod(file, 0o755);
+  return file;
+}
+
+const request = { text: 'Hello there.', voice: 'v', rate: 1, pitch: 1, volume: 1 };
+
+describe('runToolRaw', () => {
+  it('kills a hung engine and its children after the timeout and fails with engine_timeout', async () => {
+    const hung = await script('sleep 30 & wait');
+    const started = Date.now();
+    const error = await runToolRaw(hung, [], { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('engine_timeout');
+    expect((error as ApiError).status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('passes stdin and reports a failing program with what it printed', async () => {
+    const echo = await script('cat');
+    expect((await runToolRaw(echo, [], { input: 'über' })).stdout.toString('utf8')).toBe('über');
+    const failing = await script('echo "no such voice" >&2; exit 3');
+    await expect(runToolRaw(failing, [])).rejects.toThrow(/exited with 3: no such voice/);
+  });
+
+  it('stops on abort', async () => {
+    const hung = await script('sleep 30');
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(new Error('cancelled')), 100);
+    await expect(runToolRaw(hung, [], { signal: abort.signal })).rejects.toThrow('cancelled');
+  });
+});
+
+describe('synthesizeWithTool', () => {
+  it('reads the WAV from the file or from stdout', async () => {
+    const wav = encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+    await writeFile(path.join(dir, 'fixed.wav'), wav);
+    const toFile = await script(`cp "${dir}/fixed.wav" "$2"; test "$(cat "$1")" = "Hello there."`);
+    const fromFile = await synthesizeWithTool(toFile, (f) => ({ args: [f.textFile, f.wavFile] }), 'Hello there.');
+    expect([fromFile.sampleRate, ...fromFile.samples]).toEqual([16000, 0, 1000, -1000, 0]);
+    const toStdout = await script(`cat > /dev/null; cat "${dir}/fixed.wav"`);
+    const fromStdout = await synthesizeWithTool(toStdout, () => ({ args: [], input: 'x', wavOnStdout: true }), 'x');
+    expect(fromStdout.samples).toHaveLength(4);
+  });
+});
+
+describe('findExecutable', () => {
+  it('finds programs on PATH or in extra folders, and nothing else', async () => {
+    const file = await script('true');
+    expect(await findExecutable('engine.sh', [path.dirname(file)], { PATH: '/nonexistent' })).toBe(file);
+    expect(await findExecutable('engine.sh', [], { PATH: path.dirname(file) })).toBe(file);
+    expect(await findExecutable('engine.sh', [], { PATH: '/nonexistent' })).toBeNull();
+    expect(await findExecutable(path.dirname(file), [], {})).toBeNull();
+  });
+});
+
+describe('cliAdapter', () => {
+  const spec = {
+    id: 'fake',
+    name: 'Fake',
+    capabilities: { rate: false, pitch: false, volume: false },
+    installHint: 'Install fake.',
+    voices: async () => [{ id: 'fake:v', name: 'V', language: 'en', sampleRate: 16000 }],
+    command: () => ({ args: [] }),
+  };
+
+  it('is unavailable with the install hint when the program is missing, and on other platforms', async () => {
+    const missing = await cliAdapter({ ...spec, program: 'orator-no-such-engine' }).probe();
+    expect(missing).toEqual({ available: false, reason: 'orator-no-such-engine was not found on PATH. Install fake.' });
+    const elsewhere = await cliAdapter({ ...spec, program: 'sh', platform: 'darwin' }, { platform: 'linux' }).probe();
+    expect(elsewhere).toEqual({ available: false, reason: 'Fake exists only on macOS.' });
+  });
+
+  it('turns a hung synthesis into engine_timeout', async () => {
+    const hung = await script('sleep 30');
+    const adapter = cliAdapter({ ...spec, program: hung }, { timeoutMs: 200 });
+    expect(await adapter.probe()).toMatchObject({ available: true, defaultVoice: 'fake:v' });
+    await expect(adapter.synthesize(request, { lane: 'interactive' })).rejects.toMatchObject({ code: 'engine_timeout' });
+  });
+});
