@@ -1,5 +1,6 @@
 import type { QualityTier, Voice } from '../../contract';
-import { runTool } from '../cli';
+import type { SynthesisRequest } from '../engine';
+import { runTool, type TempFiles } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
 
 const ID = 'festival';
@@ -51,6 +52,20 @@ export function parseFestivalVoices(output: string): Voice[] {
     }));
 }
 
+/**
+ * text2wave's command line. Speed: Duration_Stretch for Festival's own duration models, the
+ * HTS engine's "-r" for HTS voices (they ignore Duration_Stretch). Volume: -scale.
+ */
+export function festivalCommand(request: SynthesisRequest, files: TempFiles) {
+  const stretch = Math.round((1 / request.rate) * 1000) / 1000;
+  const speed = request.voice.endsWith('_hts')
+    ? `(set! hts_engine_params (cons (list "-r" ${request.rate}) hts_engine_params))`
+    : `(Parameter.set 'Duration_Stretch ${stretch})`;
+  const args = ['-F', String(SAMPLE_RATE), '-scale', String(request.volume), '-eval', `(voice_${request.voice})`];
+  if (request.rate !== 1) args.push('-eval', speed);
+  return { args: [...args, '-o', files.wavFile, files.textFile] };
+}
+
 /** Festival's text2wave (Debian packages festival + a festvox-* voice). */
 export function festivalAdapter(overrides: CliOverrides = {}) {
   return cliAdapter(
@@ -66,16 +81,7 @@ export function festivalAdapter(overrides: CliOverrides = {}) {
         const festival = text2wave.replace(/text2wave$/, 'festival');
         return parseFestivalVoices((await runTool(festival, ['-b', LIST_VOICES])).stdout);
       },
-      command: (request, files) => ({
-        args: [
-          '-F', String(SAMPLE_RATE),
-          '-scale', String(request.volume),
-          '-eval', `(voice_${request.voice})`,
-          '-eval', `(Parameter.set 'Duration_Stretch ${Math.round((1 / request.rate) * 1000) / 1000})`,
-          '-o', files.wavFile,
-          files.textFile,
-        ],
-      }),
+      command: festivalCommand,
     },
     overrides,
   );

@@ -71,6 +71,7 @@ export async function readModelFolder(dir: string): Promise<ModelFolder | null> 
   } else {
     return fail(`${onnx.length} .onnx files and no voices.bin: cannot tell which is the model`);
   }
+  if (spec.dataDir && !existsSync(path.join(spec.dataDir, 'phontab'))) fail(`${spec.dataDir} is not a complete espeak-ng-data folder (no phontab)`);
   if (!spec.lexicon && !spec.dataDir) {
     const system = SYSTEM_ESPEAK_DATA.find((d) => existsSync(d));
     if (!system) fail('neither lexicon.txt nor espeak-ng-data/ (and no system espeak-ng-data to fall back on)');
