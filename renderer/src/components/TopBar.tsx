@@ -1,3 +1,4 @@
+import { SettingsButton } from '../settings/SettingsButton';
 import { useApp } from '../store';
 import type { Tab, Theme } from '../store/settings-slice';
 
@@ -52,6 +53,7 @@ export function TopBar() {
             <option value="dark">Dark</option>
           </select>
         </label>
+        <SettingsButton />
       </div>
     </header>
   );

@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+/**
+ * The settings panel against a real gateway (engines, database, settings.json), in happy-dom
+ * placed at the gateway's origin as the headless studio is.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { configFromArgs } from '../../../electron/gateway/config';
+import { startGateway, type Gateway } from '../../../electron/gateway/start';
+import { readSavedSettings } from '../../../electron/settings/store';
+import { OratorClient } from '../api/client';
+import { useApp } from '../store';
+import { SettingsPanel } from './SettingsPanel';
+
+let gateway: Gateway;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-panel-'));
+  gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir }, { workerFile: path.resolve('dist/synth-worker.mjs') });
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${gateway.url}/`);
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+afterEach(cleanup);
+
+function renderPanel() {
+  useApp.setState({ client: new OratorClient({ baseUrl: '', apiKey: gateway.apiKey }) });
+  render(<SettingsPanel />);
+  return screen.findByRole('button', { name: 'Save settings' });
+}
+
+const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
+
+it('saves settings: live ones apply at once, the rest are marked for a restart', async () => {
+  const save = await renderPanel();
+  expect(field(/^Inline threshold/).value).toBe('1000');
+  fireEvent.change(field(/^Inline threshold/), { target: { value: '5' } });
+  fireEvent.change(field(/^Port/), { target: { value: '5799' } });
+  fireEvent.click(save);
+  expect((await screen.findByRole('status')).textContent).toBe('Saved. Restart Orator to apply: port.');
+  expect(screen.getByText('restart')).toBeTruthy();
+  expect(readSavedSettings(dataDir)).toMatchObject({ inline_threshold: 5, port: 5799 });
+  const synth = await fetch(`${gateway.url}/api/v1/tts/synthesize`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'More than five characters.' }),
+  });
+  expect(synth.status).toBe(202);
+});
+
+it('shows the gateway\'s refusal in place and warns about non-loopback addresses', async () => {
+  const save = await renderPanel();
+  fireEvent.change(field(/^Bind address/), { target: { value: '0.0.0.0' } });
+  expect(screen.getByRole('alert').textContent).toContain('other machines can reach the gateway');
+  fireEvent.change(field(/^Maximum text length/), { target: { value: '0' } });
+  fireEvent.click(save);
+  await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('max_text_length'))).toBe(true));
+});
+
+it('regenerates the API key and carries on with the new one', async () => {
+  await renderPanel();
+  const oldKey = gateway.apiKey;
+  fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+  expect(field(/^API key/).value).toBe(oldKey);
+  fireEvent.click(screen.getByRole('button', { name: 'Regenerate…' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Regenerate key' }));
+  expect((await screen.findByText('A new key is in use. Give it to your tools.')).textContent).toBeTruthy();
+  expect(gateway.apiKey).not.toBe(oldKey);
+  expect(useApp.getState().client?.connection.apiKey).toBe(gateway.apiKey);
+  await waitFor(() => expect(field(/^API key/).value).toBe(gateway.apiKey));
+});

@@ -1,0 +1,148 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { OratorClient } from '../api/client';
+import { saveKey } from '../api/connection';
+import type { SettingName, Settings, SettingsView } from '../api/contract';
+import { useApp } from '../store';
+import { ApiKeyField } from './ApiKeyField';
+import { desktopBridge } from './desktop-bridge';
+import { EngineExecutables } from './EngineExecutables';
+import { regenerateApiKey, saveSettings } from './settings-api';
+import './settings.css';
+
+type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours';
+const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
+  { name: 'port', label: 'Port', hint: '0 picks a free port at each start.' },
+  { name: 'workers', label: 'Worker threads', hint: 'Chunks synthesized at once.' },
+  { name: 'inline_threshold', label: 'Inline threshold (characters)', hint: 'Longer text becomes a job.' },
+  { name: 'max_text_length', label: 'Maximum text length (characters)', hint: 'Longer text is refused.' },
+  { name: 'retention_hours', label: 'Keep API job audio (hours)', hint: '0 keeps it until deleted.' },
+];
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The gateway's settings: what applies at once is said so, what needs a restart is marked. */
+export function SettingsPanel() {
+  const client = useApp((s) => s.client);
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [draft, setDraft] = useState<Settings | null>(null);
+  const [status, setStatus] = useState<{ kind: 'error' | 'notice'; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const bridge = desktopBridge();
+
+  useEffect(() => {
+    if (!client) return;
+    client.settings().then(
+      (loaded) => {
+        setView(loaded);
+        setDraft(loaded.settings);
+      },
+      (error: unknown) => setStatus({ kind: 'error', text: `Could not load the settings: ${errorText(error)}` }),
+    );
+  }, [client]);
+
+  if (!client || !draft || !view) {
+    return <div className="settings-panel">{status ? <p className="error">{status.text}</p> : <p className="muted">Loading settings…</p>}</div>;
+  }
+
+  const set = <K extends SettingName>(name: K, value: Settings[K]) => setDraft({ ...draft, [name]: value });
+  const pending = (name: SettingName) => view.restart_required.includes(name);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setStatus(null);
+    try {
+      const saved = await saveSettings(client, draft);
+      setView(saved);
+      setDraft(saved.settings);
+      const restart = saved.restart_required.length > 0 ? ` Restart Orator to apply: ${saved.restart_required.join(', ')}.` : '';
+      setStatus({ kind: 'notice', text: `Saved.${restart}` });
+      void useApp.getState().loadSettings();
+    } catch (error) {
+      setStatus({ kind: 'error', text: errorText(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const regenerate = async () => {
+    const key = await regenerateApiKey(client);
+    // The old key is dead: carry on with a client holding the new one (job sync restarts with it).
+    useApp.setState({ client: new OratorClient(saveKey(key)) });
+  };
+
+  return (
+    <form className="settings-panel" onSubmit={(event) => void save(event)} aria-label="Settings">
+      <fieldset>
+        <legend>Gateway</legend>
+        <label className="field">
+          <span>
+            Bind address {pending('host') && <span className="badge settings-restart">restart</span>}
+          </span>
+          <input value={draft.host} onChange={(e) => set('host', e.target.value.trim())} spellCheck={false} />
+          {!LOOPBACK.includes(draft.host) && (
+            <span className="settings-warning" role="alert">
+              Not a loopback address: other machines can reach the gateway; only the API key protects it.
+            </span>
+          )}
+        </label>
+        {NUMBERS.map(({ name, label, hint }) => (
+          <label className="field" key={name}>
+            <span>
+              {label} {pending(name) && <span className="badge settings-restart">restart</span>}
+            </span>
+            <input type="number" min={0} step={1} value={draft[name]} onChange={(e) => set(name, Number(e.target.value))} />
+            <span className="muted small">{hint}</span>
+          </label>
+        ))}
+      </fieldset>
+
+      <fieldset>
+        <legend>Engines</legend>
+        <label className="field">
+          <span>
+            Voice models folder {pending('models_dir') && <span className="badge settings-restart">restart</span>}
+          </span>
+          <input value={draft.models_dir} onChange={(e) => set('models_dir', e.target.value)} placeholder="/path/to/voices" spellCheck={false} />
+          <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
+        </label>
+        <EngineExecutables value={draft.engine_executables} onChange={(value) => set('engine_executables', value)} pending={pending('engine_executables')} />
+      </fieldset>
+
+      <fieldset>
+        <legend>API key</legend>
+        <ApiKeyField apiKey={client.connection.apiKey} locked={view.api_key_locked} onRegenerate={regenerate} />
+      </fieldset>
+
+      <fieldset>
+        <legend>Desktop app</legend>
+        <label className="inline-field">
+          <input type="checkbox" checked={draft.close_to_tray} onChange={(e) => set('close_to_tray', e.target.checked)} />
+          Closing the window keeps the gateway running in the tray
+        </label>
+        {bridge && (
+          <p className="settings-row">
+            <button type="button" className="secondary small" onClick={() => void bridge.openDataFolder()}>
+              Open data folder
+            </button>
+            <span className="muted small">Orator {bridge.appVersion}</span>
+          </p>
+        )}
+      </fieldset>
+
+      <div className="settings-actions">
+        {status && (
+          <p className={status.kind} role={status.kind === 'error' ? 'alert' : 'status'}>
+            {status.text}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save settings'}
+        </button>
+      </div>
+    </form>
+  );
+}
