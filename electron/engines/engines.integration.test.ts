@@ -78,8 +78,8 @@ describe('the engine list', () => {
 });
 
 describe('synthesis with every available engine', () => {
-  it('gives speech at the voice’s rate, as long as the text needs, shorter when faster', async () => {
-    for (const engine of engines.filter((e) => e.available && e.kind !== 'neural')) {
+  it('gives speech at the voice’s rate, as long as the text needs, shorter when faster, other when higher', async () => {
+    for (const engine of engines.filter((e) => e.available)) {
       const voice = (await detail(engine.id)).voices.find((v) => v.id === engine.defaultVoice)!;
       const wav = await synthesize({ engine: engine.id, text: TEXT });
       // Speech runs at roughly 10 to 20 characters a second.
@@ -87,6 +87,10 @@ describe('synthesis with every available engine', () => {
       if (engine.capabilities.rate) {
         const faster = expectSpeech(await synthesize({ engine: engine.id, text: TEXT, rate: 2 }));
         expect(faster, `${engine.id} at rate 2`).toBeLessThan(seconds * 0.85);
+      }
+      if (engine.capabilities.pitch) {
+        const higher = await synthesize({ engine: engine.id, text: TEXT, pitch: 1.5 });
+        expect(higher.equals(wav), `${engine.id} at pitch 1.5`).toBe(false);
       }
     }
   });
