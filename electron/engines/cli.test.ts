@@ -91,3 +91,13 @@ describe('cliAdapter', () => {
     await expect(adapter.synthesize(request, { lane: 'interactive' })).rejects.toMatchObject({ code: 'engine_timeout' });
   });
 });
+
+describe('allEngines', () => {
+  it('uses a configured program for a system engine', async () => {
+    const { allEngines } = await import('./installed');
+    const fake = await script('echo "Voices available: kal16"');
+    const pool = { workerFile: '/nonexistent' } as Parameters<typeof allEngines>[0];
+    const flite = allEngines(pool, { modelDirs: [], executables: { 'flite-system': fake } }).find((e) => e.id === 'flite-system')!;
+    expect(await flite.probe()).toMatchObject({ available: true, defaultVoice: 'flite-system:kal16' });
+  });
+});

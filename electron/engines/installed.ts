@@ -19,6 +19,8 @@ import type { SynthesisPool } from './worker-pool';
 export interface EngineOptions {
   /** Folders scanned for Piper voices and neural model folders; see defaultModelDirs. */
   modelDirs?: string[];
+  /** A system engine's program by engine id, where it is not on PATH (the engine_executables setting). */
+  executables?: Record<string, string>;
 }
 
 /**
@@ -27,20 +29,24 @@ export interface EngineOptions {
  */
 export function allEngines(pool: SynthesisPool, options: EngineOptions = {}): EngineAdapter[] {
   const modelDirs = options.modelDirs ?? defaultModelDirs();
+  const program = (id: string) => {
+    const configured = options.executables?.[id];
+    return configured ? { program: configured } : {};
+  };
   return [
     espeakWasmAdapter(pool),
     sherpaOnnxAdapter(modelDirs, pool.workerFile),
-    piperAdapter(modelDirs),
-    mimic3Adapter(),
-    macosSayAdapter(),
-    windowsSapiAdapter(),
-    rhvoiceAdapter(),
+    piperAdapter(modelDirs, program('piper')),
+    mimic3Adapter(program('mimic3')),
+    macosSayAdapter(program('macos-say')),
+    windowsSapiAdapter(program('windows-sapi')),
+    rhvoiceAdapter(program('rhvoice')),
     picoWasmAdapter(pool),
-    pico2waveAdapter(),
-    festivalAdapter(),
+    pico2waveAdapter(program('pico2wave')),
+    festivalAdapter(program('festival')),
     fliteWasmAdapter(pool),
-    fliteSystemAdapter(),
-    espeakSystemAdapter(),
+    fliteSystemAdapter(program('flite-system')),
+    espeakSystemAdapter(program('espeak-ng-system')),
     gnuspeechAdapter(pool),
   ];
 }
