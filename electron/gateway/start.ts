@@ -46,7 +46,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   let apiKey = config.apiKey ?? stored.key;
 
   const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
-  const registry = new EngineRegistry(allEngines(pool));
+  const { models_dir, engine_executables } = settings.current();
+  const registry = new EngineRegistry(allEngines(pool, { modelDirs: models_dir ? [models_dir] : undefined, executables: engine_executables }));
   await registry.probeAll();
 
   const db = openDatabase(config.dataDir);
