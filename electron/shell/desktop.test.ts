@@ -172,6 +172,10 @@ describe('quit', () => {
     const { job_id } = (await accepted.json()) as { job_id: string };
     await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).progress.done, { timeout: 30_000 }).toBeGreaterThan(0);
 
+    // The studio keeps an event stream open; it must not hold the quit.
+    const events = await api('/api/v1/tts/events', { headers: { accept: 'text/event-stream' } });
+    expect(events.status).toBe(200);
+
     tray.click('quit');
     expect(calls.quit).toBe(1); // held: the gateway is shutting down
     await desktop.quitDone;
