@@ -1,13 +1,15 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVE = path.join(ROOT, 'dist', 'serve.mjs');
+// ORATOR_E2E_DIST: a private copy of dist/ (useful when others rebuild dist/ in a shared tree).
+const DIST = process.env.ORATOR_E2E_DIST ? path.resolve(process.env.ORATOR_E2E_DIST) : path.join(ROOT, 'dist');
+const SERVE = path.join(DIST, 'serve.mjs');
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
 
 export interface Gateway {
@@ -19,12 +21,20 @@ export interface Gateway {
 }
 
 /** Starts `node dist/serve.mjs --port 0` on a temp data dir and reads the line it prints. */
-async function startGateway(): Promise<{ gateway: Gateway; stop: () => Promise<void> }> {
-  if (!existsSync(SERVE)) throw new Error('dist/serve.mjs is missing: run `npm run build` first.');
+async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; stop: () => Promise<void> }> {
+  if (!existsSync(SERVE) || !existsSync(path.join(DIST, 'renderer', 'index.html'))) {
+    throw new Error(`${DIST} holds no built gateway and studio: run \`npm run build\` first.`);
+  }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-e2e-'));
   const child = spawn(process.execPath, [SERVE, '--port', '0', '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The gateway's output, for diagnosing a failed run.
+  await mkdir(ARTIFACTS, { recursive: true });
+  const log = createWriteStream(path.join(ARTIFACTS, `gateway-${workerIndex}.log`));
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  child.once('exit', (code, signal) => log.write(`\n[gateway exited: ${code ?? signal}]\n`));
   const line = await new Promise<string>((resolve, reject) => {
     let stdout = '';
     const timer = setTimeout(() => reject(new Error(`The gateway did not start in time.\n${stdout}${stderr}`)), 30_000);
@@ -75,8 +85,8 @@ interface Fixtures {
 export const test = base.extend<Fixtures, { gateway: Gateway }>({
   gateway: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const { gateway, stop } = await startGateway();
+    async ({}, use, workerInfo) => {
+      const { gateway, stop } = await startGateway(workerInfo.workerIndex);
       await use(gateway);
       await stop();
     },

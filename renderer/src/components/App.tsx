@@ -39,7 +39,7 @@ export function App() {
           <Editor />
           <JobList />
         </section>
-        <section id="panel-voices" role="tabpanel" aria-labelledby="tab-voices" hidden={tab !== 'voices'} className="panel-scroll">
+        <section id="panel-voices" role="tabpanel" aria-labelledby="tab-voices" hidden={tab !== 'voices'} className="panel-fixed">
           {tab === 'voices' && <VoiceBrowser />}
         </section>
         <section id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" hidden={tab !== 'compare'} className="panel-scroll">

@@ -2,7 +2,7 @@ import { useDeferredValue, useMemo, useRef, useState, type DragEvent } from 'rea
 import { formatCount } from '../lib/format';
 import { codePointLength, wordCount } from '../lib/text';
 import { useApp } from '../store';
-import { deliveryHint, previewSource } from '../store/editor-slice';
+import { deliveryHint, effectiveVoiceId, previewSource } from '../store/editor-slice';
 import { ProsodyControls } from './ProsodyControls';
 import { VoicePicker } from './VoicePicker';
 
@@ -16,7 +16,6 @@ export function Editor() {
   const text = useApp((s) => s.text);
   const setText = useApp((s) => s.setText);
   const setSelection = useApp((s) => s.setSelection);
-  const voiceId = useApp((s) => s.voiceId);
   const setVoice = useApp((s) => s.setVoice);
   const threshold = useApp((s) => s.inlineThreshold);
   const busy = useApp((s) => s.editorBusy);
@@ -26,7 +25,7 @@ export function Editor() {
   const previewText = useApp((s) => s.previewText);
   const hasSelection = useApp((s) => s.selection.start !== s.selection.end);
   const canPreview = useApp((s) => previewSource(s).length > 0);
-  const defaultVoice = useApp((s) => s.engines.find((e) => e.available)?.defaultVoice ?? '');
+  const shownVoice = useApp(effectiveVoiceId);
   const [dragging, setDragging] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -56,7 +55,7 @@ export function Editor() {
         <div className="editor-tools">
           <label className="inline-field">
             <span>Voice</span>
-            <VoicePicker label="Voice" value={voiceId ?? defaultVoice} onChange={(v) => setVoice(v || null)} />
+            <VoicePicker label="Voice" value={shownVoice} onChange={(v) => setVoice(v || null)} />
           </label>
           <button type="button" className="secondary" onClick={() => fileInput.current?.click()}>
             Open file…

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { filterVoices, languageOptions, type Gender } from '../store/engines-slice';
-import { EngineCards } from './EngineCards';
+import { EngineList } from './EngineList';
 import { VoiceRow } from './VoiceRow';
 
 export function VoiceBrowser() {
@@ -21,7 +21,7 @@ export function VoiceBrowser() {
 
   return (
     <div className="voices-page">
-      <EngineCards />
+      <EngineList />
 
       <section className="card voice-browser" aria-labelledby="voices-title">
         <div className="voices-head">
@@ -57,16 +57,6 @@ export function VoiceBrowser() {
             <option value="female">Female</option>
             <option value="male">Male</option>
           </select>
-          <select aria-label="Engine" value={filters.engine} onChange={(e) => setFilters({ engine: e.target.value })}>
-            <option value="">All engines</option>
-            {engines
-              .filter((e) => e.available)
-              .map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name}
-                </option>
-              ))}
-          </select>
           <label className="check">
             <input type="checkbox" checked={filters.favouritesOnly} onChange={(e) => setFilters({ favouritesOnly: e.target.checked })} />
             Favourites ({favourites.length})
@@ -89,6 +79,7 @@ export function VoiceBrowser() {
           </p>
         )}
         {voices.length > 0 && (
+          <div className="table-scroll">
           <table className="voice-table">
             <thead>
               <tr>
@@ -98,8 +89,7 @@ export function VoiceBrowser() {
                 <th scope="col">Voice</th>
                 <th scope="col">Language</th>
                 <th scope="col">Gender</th>
-                <th scope="col">Engine</th>
-                <th scope="col">Rate</th>
+                <th scope="col">Quality</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -111,6 +101,7 @@ export function VoiceBrowser() {
               ))}
             </tbody>
           </table>
+          </div>
         )}
       </section>
     </div>

@@ -8,7 +8,6 @@ export function VoiceRow({ voice }: { voice: Voice }) {
   const previewError = useApp((s) => (s.previewError?.voice === voice.id ? s.previewError.message : null));
   const inUse = useApp((s) => s.voiceId === voice.id);
   const { toggleFavourite, previewVoice, setVoice, setTab } = useApp.getState();
-  const engine = voice.id.split(':')[0];
 
   return (
     <tr data-voice-id={voice.id}>
@@ -24,8 +23,10 @@ export function VoiceRow({ voice }: { voice: Voice }) {
         </button>
       </td>
       <td>
-        <div className="voice-name">{voice.name}</div>
-        <div className="muted small mono">{voice.id}</div>
+        <div className="voice-name" title={voice.name}>{voice.name}</div>
+        <div className="muted small voice-id" title={voice.id}>
+          <span className="mono">{voice.id}</span> · {(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz
+        </div>
         {previewError && (
           <div className="error small" role="alert">
             {previewError}
@@ -34,8 +35,7 @@ export function VoiceRow({ voice }: { voice: Voice }) {
       </td>
       <td>{languageName(voice.language)}</td>
       <td className="muted">{voice.gender ?? '—'}</td>
-      <td className="muted">{engine}</td>
-      <td className="muted">{(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz</td>
+      <td>{voice.quality ? <span className={`quality quality-${voice.quality}`}>{voice.quality}</span> : <span className="muted">—</span>}</td>
       <td className="row-actions">
         <button type="button" className="small secondary" onClick={() => void previewVoice(voice.id)} disabled={previewing} aria-label={`Preview ${voice.name}`}>
           {previewing ? 'Loading…' : 'Preview'}

@@ -117,6 +117,11 @@ export function previewSource(state: Pick<Store, 'text' | 'selection' | 'voiceId
   return firstSentence(state.text, language);
 }
 
+/** The voice a synthesis will use: the chosen one, else the default voice of the first available engine. */
+export function effectiveVoiceId(state: Pick<Store, 'voiceId' | 'engines'>): string {
+  return state.voiceId ?? state.engines.find((e) => e.available)?.defaultVoice ?? '';
+}
+
 /** Whether text of this length will come back inline or as a queued job. */
 export function deliveryHint(length: number, threshold: number): 'empty' | 'inline' | 'job' {
   if (length === 0) return 'empty';

@@ -1,0 +1,36 @@
+import { expect, test } from './fixtures';
+
+test('loads the studio with the key from the link and removes it from the address bar', async ({ page, gateway, snap }) => {
+  await page.goto(gateway.studioUrl);
+  await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
+  await expect(page).not.toHaveURL(/key=/);
+  expect(await page.evaluate(() => location.href)).not.toContain(gateway.apiKey);
+  // The engines are loaded: the voice picker holds the embedded eSpeak NG voices.
+  await expect(page.getByRole('combobox', { name: 'Voice' }).locator('option[value="espeak-ng:en-us"]')).toHaveCount(1);
+  await expect(page.getByText('Live')).toBeVisible();
+
+  // A reload in the same tab keeps the session's key.
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
+  await snap('connect-studio');
+});
+
+test('a wrong key shows the key prompt, and the right key gets in', async ({ page, gateway, snap }) => {
+  await page.goto(`${gateway.url}/#key=not-the-key`);
+  await expect(page.getByRole('heading', { name: 'Connect to Orator' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('did not accept this API key');
+  await expect(page).not.toHaveURL(/key=/);
+  await snap('connect-wrong-key');
+
+  await page.getByLabel('API key').fill(gateway.apiKey);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
+});
+
+test('without a key the studio asks for one', async ({ page, gateway, snap }) => {
+  await page.goto(`${gateway.url}/`);
+  await expect(page.getByRole('heading', { name: 'Connect to Orator' })).toBeVisible();
+  await expect(page.getByText('needs the API key')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Connect' })).toBeDisabled();
+  await snap('connect-no-key');
+});

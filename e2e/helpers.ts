@@ -1,0 +1,32 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+export const dock = (page: Page): Locator => page.getByRole('contentinfo', { name: 'Player' });
+
+/** Waits until the player has loaded something with a duration, and returns that duration. */
+export async function playerReady(page: Page): Promise<number> {
+  await expect(dock(page)).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect.poll(async () => Number(await dock(page).getAttribute('data-duration'))).toBeGreaterThan(0);
+  return Number(await dock(page).getAttribute('data-duration'));
+}
+
+/** Playback is real: the position advances past `seconds`. */
+export async function expectTimeAdvances(page: Page, seconds = 0.3): Promise<void> {
+  await expect.poll(async () => Number(await dock(page).getAttribute('data-time')), { timeout: 15_000 }).toBeGreaterThan(seconds);
+}
+
+/** Prose long enough to become a job: distinct sentences so chunking has real boundaries. */
+export function longText(characters: number): string {
+  const sentences = [
+    'The lighthouse keeper climbed the spiral stairs as the storm rolled in from the west.',
+    'Below, the harbour lights flickered and the fishing boats strained against their ropes.',
+    'She trimmed the wick, wound the clockwork, and watched the beam sweep across the water.',
+    'Somewhere beyond the breakers a bell rang twice, then fell silent for a long while.',
+  ];
+  let text = '';
+  for (let i = 0; text.length < characters; i++) {
+    text += `${sentences[i % sentences.length]} `;
+    if (i % 8 === 7) text += '\n\n';
+  }
+  return text.slice(0, characters);
+}

@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { api, expect, test } from './fixtures';
+import { dock, expectTimeAdvances, longText, playerReady } from './helpers';
+
+test('long text becomes a job: progress moves, it finishes, streams, plays and downloads a WAV', async ({ studio: page, gateway, snap }) => {
+  const editor = page.getByRole('textbox', { name: 'Text to speak' });
+  await editor.fill(longText(40_000));
+  await expect(page.getByTestId('delivery-hint')).toContainText('queued as a job');
+  await page.getByRole('button', { name: 'Synthesize' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued as a job' })).toBeVisible();
+
+  const row = page.locator('li.job').first();
+  await expect(row).toHaveAttribute('data-status', 'running');
+  // Progress moves: several distinct values are seen on the bar before the job is done.
+  const seen = new Set<number>();
+  const bar = row.getByRole('progressbar', { name: 'Progress' });
+  await expect
+    .poll(
+      async () => {
+        const status = await row.getAttribute('data-status');
+        if (status === 'running') seen.add(Number((await bar.getAttribute('data-done').catch(() => null)) ?? -1));
+        return status;
+      },
+      { timeout: 45_000, intervals: [100] },
+    )
+    .toBe('done');
+  seen.delete(-1);
+  expect(seen.size).toBeGreaterThan(1);
+
+  const jobId = (await row.getAttribute('data-job-id'))!;
+  const job = (await (await api(gateway, `/api/v1/tts/jobs/${jobId}`)).json()) as { audio: { bytes: number; duration_s: number } };
+  await expect(row).toContainText('Done');
+
+  await row.getByRole('button', { name: /^Play job/ }).click();
+  const duration = await playerReady(page);
+  expect(Math.abs(duration - job.audio.duration_s)).toBeLessThan(0.5);
+  // Peaks from the gateway, audio streamed with Range requests (not fetched whole).
+  await expect(dock(page)).toHaveAttribute('data-mode', 'stream');
+  await expectTimeAdvances(page);
+  await snap('jobs-done-playing');
+
+  const downloading = page.waitForEvent('download');
+  await row.getByRole('button', { name: /^Download job/ }).click();
+  const download = await downloading;
+  const wav = await readFile((await download.path())!);
+  expect(wav.length).toBe(job.audio.bytes);
+  expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
+  expect(wav.subarray(8, 12).toString('ascii')).toBe('WAVE');
+  expect(wav.readUInt16LE(22)).toBe(1); // mono
+  expect(wav.readUInt16LE(34)).toBe(16); // 16-bit
+
+  // Delete removes it from the list (and the gateway).
+  await row.getByRole('button', { name: /^Delete job/ }).click();
+  await expect(page.locator(`li.job[data-job-id="${jobId}"]`)).toHaveCount(0);
+  expect((await api(gateway, `/api/v1/tts/jobs/${jobId}`)).status).toBe(404);
+});
+
+test('cancels a running job, then retries it', async ({ studio: page, snap }) => {
+  await page.getByRole('textbox', { name: 'Text to speak' }).fill(longText(400_000));
+  await page.getByRole('button', { name: 'Synthesize' }).click();
+  const row = page.locator('li.job').first();
+  await expect(row).toHaveAttribute('data-status', 'running');
+  await row.getByRole('button', { name: /^Cancel job/ }).click();
+  await expect(row).toHaveAttribute('data-status', 'failed');
+  await expect(row).toContainText('Cancelled');
+  await snap('jobs-cancelled');
+
+  const cancelledId = await row.getAttribute('data-job-id');
+  await row.getByRole('button', { name: /^Retry job/ }).click();
+  const retried = page.locator('li.job').first();
+  await expect(retried).not.toHaveAttribute('data-job-id', cancelledId!);
+  await expect(retried).toHaveAttribute('data-status', 'running');
+  await retried.getByRole('button', { name: /^Cancel job/ }).click();
+  await expect(retried).toHaveAttribute('data-status', 'failed');
+  await expect(page.locator('li.job')).toHaveCount(2);
+});
+
+test('jobs started elsewhere appear live in the list', async ({ studio: page, gateway }) => {
+  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: longText(3000), voice: 'espeak-ng:en-gb' }) });
+  expect(response.status).toBe(202);
+  const { job_id } = (await response.json()) as { job_id: string };
+  const row = page.locator(`li.job[data-job-id="${job_id}"]`);
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(row).toContainText('English (Great Britain)');
+});
