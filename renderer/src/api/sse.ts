@@ -19,14 +19,17 @@ export class SseParser {
 
   push(chunk: string): void {
     this.buffer += chunk;
-    const lines = this.buffer.split(/\r\n|\r|\n/);
+    // A chunk may end between the \r and \n of one CRLF: hold the \r until the next chunk.
+    const held = this.buffer.endsWith('\r') ? '\r' : '';
+    const lines = (held ? this.buffer.slice(0, -1) : this.buffer).split(/\r\n|\r|\n/);
     // The last piece may be an incomplete line; keep it for the next chunk.
-    this.buffer = lines.pop() ?? '';
+    this.buffer = (lines.pop() ?? '') + held;
     for (const line of lines) this.line(line);
   }
 
   end(): void {
-    if (this.buffer) this.line(this.buffer);
+    const rest = this.buffer.replace(/\r$/, '');
+    if (rest) this.line(rest);
     this.buffer = '';
     this.dispatch();
   }

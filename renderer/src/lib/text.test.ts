@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { formatAge, formatBytes, formatClock } from './format';
+import { clipCodePoints, codePointLength, firstSentence, wordCount } from './text';
+
+describe('text', () => {
+  it('counts code points as the gateway does', () => {
+    expect(codePointLength('a😀b')).toBe(3);
+    expect('a😀b'.length).toBe(4);
+    expect(clipCodePoints('😀😀😀', 2)).toBe('😀😀');
+  });
+
+  it('finds the first sentence with words in it', () => {
+    expect(firstSentence('  \n First one. Second one.')).toBe('First one.');
+    expect(firstSentence('   ')).toBe('');
+    expect(firstSentence('Bonjour. Ça va ?', 'not a tag!')).toBe('Bonjour.');
+  });
+
+  it('counts words', () => {
+    expect(wordCount("It's a dark — and stormy — night.")).toBe(6);
+  });
+});
+
+describe('format', () => {
+  it('formats clocks, sizes and ages', () => {
+    expect(formatClock(0)).toBe('0:00');
+    expect(formatClock(65.4)).toBe('1:05');
+    expect(formatClock(3725)).toBe('1:02:05');
+    expect(formatClock(Number.NaN)).toBe('0:00');
+    expect(formatBytes(92 * 1024 * 1024)).toBe('92.0 MB');
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    expect(formatAge('2026-01-01T11:59:50Z', now)).toBe('just now');
+    expect(formatAge('2026-01-01T11:55:00Z', now)).toMatch(/5 minutes ago/);
+  });
+});
