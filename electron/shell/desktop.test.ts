@@ -197,6 +197,19 @@ describe('quit', () => {
   });
 });
 
+describe('start-up failure', () => {
+  it('says why in a dialog and exits, with no window', async () => {
+    const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
+    cleanups.push(() => rm(userData, { recursive: true, force: true }));
+    const double = createElectronDouble();
+    const env = { ORATOR_DATA_DIR: userData, ORATOR_PORT: 'not-a-port' };
+    expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env })).toBeNull();
+    expect(double.calls.errorBoxes).toEqual([expect.stringContaining('--port must be an integer')]);
+    expect(double.calls.exit).toEqual([1]);
+    expect(double.windows).toHaveLength(0);
+  });
+});
+
 describe('single instance', () => {
   it('a second instance quits at once and starts no gateway; userData is the folder `npm run serve` uses', async () => {
     const double = createElectronDouble({ lock: false });

@@ -59,7 +59,11 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     const config = configFromArgs([], { ...options.env, ORATOR_DATA_DIR: dataDir });
     gateway = await startGateway({ ...config, staticDir: rendererDir }, { workerFile: path.join(options.distDir, 'synth-worker.mjs') });
   } catch (error) {
-    electron.dialog.showErrorBox('Orator could not start', `The gateway did not start: ${(error as Error).message}`);
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const detail = inUse
+      ? 'Its port is taken, perhaps by `npm run serve` on the same data folder. Stop that, or set ORATOR_PORT.'
+      : (error as Error).message;
+    electron.dialog.showErrorBox('Orator could not start', `The gateway did not start. ${detail}`);
     app.exit(1);
     return null;
   }

@@ -1,6 +1,6 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, NativeImage } from 'electron';
 import { APP_ENTRY } from './app-protocol';
-import { guardWebContents, secureWebPreferences } from './security';
+import { secureWebPreferences } from './security';
 
 export function studioWindowOptions(preload: string, icon: NativeImage): BrowserWindowConstructorOptions {
   return {
@@ -30,8 +30,8 @@ export function createStudioWindow(
   BrowserWindowClass: new (options: BrowserWindowConstructorOptions) => BrowserWindow,
   options: StudioWindowOptions,
 ): BrowserWindow {
+  // Navigation and window.open are guarded for every web contents by runDesktop (web-contents-created).
   const win = new BrowserWindowClass(studioWindowOptions(options.preload, options.icon));
-  guardWebContents(win.webContents);
   win.once('ready-to-show', () => win.show());
   win.on('close', (event) => {
     if (!options.hideOnClose()) return;
