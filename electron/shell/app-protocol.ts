@@ -14,8 +14,10 @@ export const APP_ENTRY = `${DESKTOP_ORIGIN}/index.html`;
 /** For protocol.registerSchemesAsPrivileged, before the app is ready. */
 export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,
-  // standard: real origins and relative URLs; secure: a secure context, like https.
-  privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+  // standard: real origins and relative URLs; secure: a secure context, like https; corsEnabled:
+  // Vite's <script type="module" crossorigin> loads in CORS mode, which Chromium allows only for
+  // schemes that take part in CORS.
+  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true },
 };
 
 const TYPES: Record<string, string> = {
