@@ -110,8 +110,8 @@ export { expect };
 
 /** Calls the gateway's API directly (to set up or check state the UI should reflect). */
 export async function api(gateway: Gateway, pathname: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${gateway.url}${pathname}`, {
-    ...init,
-    headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-  });
+  const headers: Record<string, string> = { authorization: `Bearer ${gateway.apiKey}`, ...(init.headers as Record<string, string>) };
+  // Only with a body: the gateway refuses a JSON content type with nothing to parse.
+  if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+  return fetch(`${gateway.url}${pathname}`, { ...init, headers });
 }

@@ -1,15 +1,10 @@
+import type { DesktopConnection } from '../../../electron/shell/bridge';
 import type { Connection } from './client';
-
-/** What Electron's preload exposes; the browser build runs without it. */
-export interface OratorBridge {
-  gatewayUrl: string;
-  apiKey: string;
-  inlineThreshold?: number;
-}
 
 declare global {
   interface Window {
-    orator?: OratorBridge;
+    /** Electron's preload bridge (electron/shell/bridge.ts); absent in a browser. Only what the studio reads. */
+    orator?: Pick<DesktopConnection, 'gatewayUrl' | 'apiKey'>;
   }
 }
 

@@ -18,6 +18,8 @@ export function JobList() {
   const jobs = useApp(useShallow(sortedJobs));
   const error = useApp((s) => s.jobsError);
   const loadJobs = useApp((s) => s.loadJobs);
+  const hasOlder = useApp((s) => s.jobsCursor !== null);
+  const loadOlderJobs = useApp((s) => s.loadOlderJobs);
   const now = useNow(15_000);
   const running = jobs.filter((j) => j.status === 'running').length;
 
@@ -42,6 +44,13 @@ export function JobList() {
           {jobs.map((job) => (
             <JobRow key={job.job_id} job={job} now={now} />
           ))}
+          {hasOlder && (
+            <li className="job-more">
+              <button type="button" className="small ghost" onClick={() => void loadOlderJobs()}>
+                Show older jobs
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </section>

@@ -1,5 +1,4 @@
 import { useApp } from '../store';
-import { languageName } from '../lib/languages';
 
 interface Props {
   value: string;
@@ -16,8 +15,8 @@ export function VoicePicker({ value, onChange, label, emptyLabel, id }: Props) {
   const voices = useApp((s) => s.voices);
   const favourites = useApp((s) => s.favourites);
   const favouriteVoices = engines.flatMap((e) => voices[e.id] ?? []).filter((v) => favourites.includes(v.id));
-  // eSpeak names already say the language ("English (America)"); the tag tells variants apart.
-  const describe = (name: string, language: string) => (name.toLowerCase().includes(languageName(language).split(" ")[0]!.toLowerCase()) ? `${name} · ${language}` : `${name} (${languageName(language)})`);
+  // Names often say the language already ("English (America)"); the tag tells variants apart.
+  const describe = (name: string, language: string) => `${name} · ${language}`;
 
   return (
     <select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>

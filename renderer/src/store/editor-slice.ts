@@ -39,7 +39,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
   rate: OPTION_RANGES.rate.default,
   pitch: OPTION_RANGES.pitch.default,
   volume: OPTION_RANGES.volume.default,
-  inlineThreshold: window.orator?.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD,
+  inlineThreshold: DEFAULT_INLINE_THRESHOLD,
   editorBusy: null,
   editorError: null,
   editorNotice: null,

@@ -2,15 +2,20 @@ import { ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
 import type { SliceCreator, Store } from './types';
 
+const PAGE = 100;
+
 export interface JobsSlice {
   jobs: Record<string, Job>;
   /** How the list stays current: an event stream, or polling when events are not available. */
   jobsSync: 'off' | 'live' | 'polling';
   jobsError: string | null;
+  /** Where the next (older) page of the list starts; null when everything is loaded. */
+  jobsCursor: string | null;
   /** Per-job action errors, shown on the job's row. */
   jobErrors: Record<string, string>;
   setJobsSync(mode: JobsSlice['jobsSync']): void;
   loadJobs(): Promise<void>;
+  loadOlderJobs(): Promise<void>;
   upsertJob(job: Job): void;
   refreshJob(id: string): Promise<void>;
   cancelJob(id: string): Promise<void>;
@@ -41,16 +46,29 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     jobs: {},
     jobsSync: 'off',
     jobsError: null,
+    jobsCursor: null,
     jobErrors: {},
 
     setJobsSync: (jobsSync) => set({ jobsSync }),
 
+    /** The newest page (again, after a reconnect); older pages load on request. */
     async loadJobs() {
       const client = get().client;
       if (!client) return;
       try {
-        const { jobs } = await client.listJobs({ limit: 200 });
-        set({ jobs: Object.fromEntries(jobs.map((j) => [j.job_id, j])), jobsError: null });
+        const page = await client.listJobs({ limit: PAGE });
+        set({ jobs: Object.fromEntries(page.jobs.map((j) => [j.job_id, j])), jobsCursor: page.next_cursor ?? null, jobsError: null });
+      } catch (error) {
+        if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
+      }
+    },
+
+    async loadOlderJobs() {
+      const { client, jobsCursor } = get();
+      if (!client || !jobsCursor) return;
+      try {
+        const page = await client.listJobs({ limit: PAGE, cursor: jobsCursor });
+        set({ jobs: { ...get().jobs, ...Object.fromEntries(page.jobs.map((j) => [j.job_id, j])) }, jobsCursor: page.next_cursor ?? null });
       } catch (error) {
         if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
       }

@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+/** The job list's fallback when a gateway has no event stream: polling of running jobs. */
+import { afterEach, expect, it } from 'vitest';
+import type { Job } from '../api/contract';
+import { createAppStore } from './index';
+import { startJobSync } from './job-sync';
+
+const job = (done: number, status: Job['status'] = 'running'): Job => ({
+  job_id: '0b7d5a62-6f1c-4a43-9a55-3b0f5d1f0c11',
+  status,
+  progress: { done, total: 4 },
+  engine: 'espeak-ng',
+  voice: 'espeak-ng:en-us',
+  characters: 2000,
+  created_at: '2026-01-01T00:00:00.000Z',
+});
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+let stop = () => {};
+afterEach(() => stop());
+
+it('polls running jobs when the gateway has no events route', async () => {
+  let polls = 0;
+  const fetchImpl: typeof fetch = async (input) => {
+    const url = String(input);
+    if (url.endsWith('/engines')) return json({ engines: [] });
+    if (url.includes('/settings')) return json({ error: { code: 'not_found', message: 'No route' } }, 404);
+    if (url.endsWith('/events')) return json({ error: { code: 'not_found', message: 'No route GET /api/v1/tts/events.' } }, 404);
+    if (url.includes('/jobs?')) return json({ jobs: [job(0)] });
+    polls++;
+    return json(polls >= 3 ? job(4, 'done') : job(polls));
+  };
+  const store = createAppStore();
+  await store.getState().connect({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, fetchImpl);
+  stop = startJobSync(store);
+  await expect.poll(() => store.getState().jobsSync).toBe('polling');
+  await expect.poll(() => store.getState().jobs[job(0).job_id]?.status, { timeout: 10_000 }).toBe('done');
+  const settled = polls;
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(polls).toBe(settled); // finished jobs are not polled
+});
+
+it('reconnects a broken event stream and reloads the list when it opens again', async () => {
+  let opens = 0;
+  let lists = 0;
+  const fetchImpl: typeof fetch = async (input) => {
+    const url = String(input);
+    if (url.endsWith('/engines')) return json({ engines: [] });
+    if (url.includes('/jobs?')) {
+      lists++;
+      return json({ jobs: [] });
+    }
+    if (url.endsWith('/events')) {
+      opens++;
+      // A stream that ends at once, as when the gateway restarts.
+      return new Response('retry: 2000\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    }
+    return json({ error: { code: 'not_found', message: 'x' } }, 404);
+  };
+  const store = createAppStore();
+  await store.getState().connect({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, fetchImpl);
+  stop = startJobSync(store);
+  await expect.poll(() => opens, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+  expect(lists).toBeGreaterThanOrEqual(opens);
+});
