@@ -37,6 +37,11 @@ test('themes: dark and light, chosen or from the system', async ({ studio: page,
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByRole('textbox', { name: 'Text to speak' }).fill('Night mode for late chapters.');
   await snap('theme-dark');
+  await page.getByRole('tab', { name: 'Voices' }).click();
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await snap('theme-dark-voices');
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await snap('theme-dark-compare');
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });

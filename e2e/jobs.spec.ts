@@ -31,8 +31,12 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
   const job = (await (await api(gateway, `/api/v1/tts/jobs/${jobId}`)).json()) as { audio: { bytes: number; duration_s: number } };
   await expect(row).toContainText('Done');
 
+  // Half an hour of audio opens at once: no download or decoding of the whole file first.
+  const opening = Date.now();
   await row.getByRole('button', { name: /^Play job/ }).click();
   const duration = await playerReady(page);
+  expect(Date.now() - opening).toBeLessThan(3000);
+  expect(duration).toBeGreaterThan(30 * 60);
   expect(Math.abs(duration - job.audio.duration_s)).toBeLessThan(0.5);
   // Peaks from the gateway, audio streamed with Range requests (not fetched whole).
   await expect(dock(page)).toHaveAttribute('data-mode', 'stream');

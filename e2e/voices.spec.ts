@@ -1,5 +1,17 @@
-import { expect, test } from './fixtures';
+import { api, expect, test } from './fixtures';
 import { dock, expectTimeAdvances, playerReady } from './helpers';
+
+test('unavailable engines say why and how to install them', async ({ studio: page, gateway }) => {
+  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as { engines: { name: string; available: boolean; reason?: string }[] };
+  const missing = engines.filter((e) => !e.available);
+  // On any one system some engine is missing: macOS speech and Windows SAPI exclude each other.
+  expect(missing.length).toBeGreaterThan(0);
+  await page.getByRole('tab', { name: 'Voices' }).click();
+  await page.getByText(`Not installed (${missing.length})`).click();
+  for (const engine of missing) {
+    await expect(page.locator('.missing-engine').filter({ has: page.getByText(engine.name, { exact: true }) })).toContainText(engine.reason!);
+  }
+});
 
 test('browses and filters voices, and keeps favourites', async ({ studio: page, snap }) => {
   await page.getByRole('tab', { name: 'Voices' }).click();

@@ -105,6 +105,9 @@ export function ComparePanel() {
           Compare speaks up to {formatCount(PREVIEW_MAX_CHARS)} characters; shorten the text.
         </p>
       )}
+      {Object.keys(takes).length === 0 && (
+        <p className="empty">Choose two to four voices and press Compare. Each take gets its own waveform; play one, then switch to another at the same moment.</p>
+      )}
       <ol className="takes" aria-label="Takes">
         {voices.map((voice, index) =>
           takes[index] ? (

@@ -35,7 +35,7 @@ export function VoiceBrowser() {
           <input
             type="search"
             aria-label="Search voices"
-            placeholder="Search by name, language or id"
+            placeholder="Search name, language, id"
             value={filters.query}
             onChange={(e) => setFilters({ query: e.target.value })}
           />

@@ -1,3 +1,4 @@
+import type { OratorClient } from '../api/client';
 import { ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
 import type { SliceCreator, Store } from './types';
@@ -40,7 +41,18 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     const current = get().current;
     if (current?.kind === 'job' && current.jobId === id) get().closePlayer();
   };
-  const isGone = (error: unknown) => error instanceof ApiError && error.code === 'job_not_found';
+  /** Runs an action on one job: a job that no longer exists leaves the list, other errors show on its row. */
+  const onJob = async (id: string, action: (client: OratorClient) => Promise<void>) => {
+    const client = get().client;
+    if (!client) return;
+    clearActionError(id);
+    try {
+      await action(client);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'job_not_found') forget(id);
+      else actionError(id, error);
+    }
+  };
 
   return {
     jobs: {},
@@ -78,57 +90,32 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       set({ jobs: { ...get().jobs, [job.job_id]: job } });
     },
 
-    async refreshJob(id) {
-      const client = get().client;
-      if (!client) return;
-      try {
+    refreshJob: (id) =>
+      onJob(id, async (client) => {
         get().upsertJob(await client.job(id));
-      } catch (error) {
-        if (isGone(error)) forget(id);
-        else actionError(id, error);
-      }
-    },
+      }),
 
     /** A running job is cancelled (it stays, failed with "cancelled"). */
-    async cancelJob(id) {
-      const client = get().client;
-      if (!client) return;
-      clearActionError(id);
-      try {
+    cancelJob: (id) =>
+      onJob(id, async (client) => {
         const job = await client.deleteJob(id);
         if (job) get().upsertJob(job);
         else await get().refreshJob(id);
-      } catch (error) {
-        if (isGone(error)) forget(id);
-        else actionError(id, error);
-      }
-    },
+      }),
 
     /** A finished job is deleted with its audio. */
-    async deleteJob(id) {
-      const client = get().client;
-      if (!client) return;
-      clearActionError(id);
-      try {
+    deleteJob: (id) =>
+      onJob(id, async (client) => {
         await client.deleteJob(id);
         forget(id);
-      } catch (error) {
-        if (isGone(error)) forget(id);
-        else actionError(id, error);
-      }
-    },
+      }),
 
-    async retryJob(id) {
-      const client = get().client;
-      if (!client) return;
-      clearActionError(id);
-      try {
+    /** Queues a failed job again; the new job appears at the top. */
+    retryJob: (id) =>
+      onJob(id, async (client) => {
         const accepted = await client.retryJob(id);
         await get().refreshJob(accepted.job_id);
-      } catch (error) {
-        actionError(id, error);
-      }
-    },
+      }),
   };
 };
 
