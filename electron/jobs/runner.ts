@@ -42,6 +42,8 @@ interface ActiveJob {
   row: JobRow;
   pending: ChunkRow[];
   abort: AbortController;
+  /** Its chunks in flight: their files must be written before the job's folder can go. */
+  running: Set<Promise<void>>;
 }
 
 /**
@@ -144,7 +146,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   private activate(id: string): void {
     const row = this.options.store.get(id)!;
-    this.active.set(id, { row, pending: this.options.store.pendingChunks(id), abort: new AbortController() });
+    this.active.set(id, { row, pending: this.options.store.pendingChunks(id), abort: new AbortController(), running: new Set() });
   }
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
@@ -155,9 +157,11 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
       const job = jobs[this.turn++ % jobs.length]!;
       const run = this.runChunk(job, job.pending.shift()!).finally(() => {
         this.inFlight.delete(run);
+        job.running.delete(run);
         this.pump();
       });
       this.inFlight.add(run);
+      job.running.add(run);
     }
   }
 
@@ -231,9 +235,18 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     job.abort.abort();
     this.active.delete(id);
     store.transition(id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
-    const partial = [this.files.audioFile(id), this.files.peaksFile(id)].map((f) => rm(f + PARTIAL, { force: true }));
-    void Promise.all([rm(this.files.chunkDir(id), { recursive: true, force: true }), ...partial]);
     this.emit('job', { type: 'failed', job: store.get(id)! });
+    void this.removeWorkFiles(job);
+  }
+
+  /** Removes a failed job's chunk audio and partial files once its chunks in flight have stopped. */
+  private async removeWorkFiles(job: ActiveJob): Promise<void> {
+    const id = job.row.id;
+    await Promise.allSettled([...job.running]);
+    const partial = [this.files.audioFile(id), this.files.peaksFile(id)].map((f) => f + PARTIAL);
+    await Promise.all([this.files.chunkDir(id), ...partial].map((f) => rm(f, { recursive: true, force: true }))).catch((error: Error) => {
+      console.warn(`Orator could not remove the work files of job ${id}: ${error.message}`);
+    });
   }
 }
 
