@@ -26,7 +26,11 @@ export function firstSentence(text: string, language = 'en'): string {
   return '';
 }
 
+/** Above this size words are counted by whitespace: the segmenter would take seconds on a novel. */
+const SEGMENTED_WORDS_MAX = 100_000;
+
 export function wordCount(text: string): number {
+  if (text.length > SEGMENTED_WORDS_MAX) return text.match(/\S+/g)?.length ?? 0;
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
   let n = 0;
   for (const s of segmenter.segment(text)) if (s.isWordLike) n++;

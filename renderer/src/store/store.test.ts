@@ -67,6 +67,7 @@ describe('connection and engines', () => {
     expect(filterVoices(s())[0]!.id).toBe('espeak-ng:fi');
     s().setFilters({ favouritesOnly: true });
     expect(filterVoices(s()).map((v) => v.id)).toEqual(['espeak-ng:fi']);
+    store.flushPersisted();
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).state.favourites).toEqual(['espeak-ng:fi']);
     expect(languageOptions(s()).some((l) => l.code === 'de')).toBe(true);
   });
@@ -116,6 +117,7 @@ describe('editor', () => {
     first.getState().setText('Draft text');
     first.getState().setOption('rate', 1.4);
     first.getState().setOption('pitch', 9); // clamped to the contract's range
+    first.flushPersisted(); // as when the page is hidden or closed
     const second = createAppStore();
     expect(second.getState().text).toBe('Draft text');
     expect(second.getState().rate).toBe(1.4);
