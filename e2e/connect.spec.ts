@@ -34,3 +34,16 @@ test('without a key the studio asks for one', async ({ page, gateway, snap }) =>
   await expect(page.getByRole('button', { name: 'Connect' })).toBeDisabled();
   await snap('connect-no-key');
 });
+
+test('an unreachable gateway is said in place, with a way to try again', async ({ page, gateway, snap }) => {
+  let down = true;
+  await page.route('**/api/v1/tts/engines**', (route) => (down ? route.abort('connectionrefused') : route.continue()));
+  await page.goto(gateway.studioUrl);
+  const banner = page.getByRole('alert').filter({ hasText: 'Cannot reach the Orator gateway' });
+  await expect(banner).toBeVisible();
+  await snap('connect-unreachable');
+  down = false;
+  await banner.getByRole('button', { name: 'Try again' }).click();
+  await expect(banner).toBeHidden();
+  await expect(page.getByRole('combobox', { name: 'Voice' }).locator('option[value="espeak-ng:en-us"]')).toHaveCount(1);
+});

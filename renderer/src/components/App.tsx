@@ -14,6 +14,8 @@ export function App() {
   const auth = useApp((s) => s.auth);
   const tab = useApp((s) => s.tab);
   const client = useApp((s) => s.client);
+  const enginesError = useApp((s) => (s.enginesStatus === 'error' ? s.enginesError : null));
+  const loadEngines = useApp((s) => s.loadEngines);
   useThemeAttribute();
 
   // Job updates flow while the key works; a new client (new key) restarts the stream.
@@ -34,6 +36,14 @@ export function App() {
   return (
     <div className="app">
       <TopBar />
+      {enginesError && (
+        <div className="banner" role="alert">
+          <span>{enginesError}</span>
+          <button type="button" className="small secondary" onClick={() => void loadEngines()}>
+            Try again
+          </button>
+        </div>
+      )}
       <main className="content">
         <section id="panel-studio" role="tabpanel" aria-labelledby="tab-studio" hidden={tab !== 'studio'} className="studio">
           <Editor />
