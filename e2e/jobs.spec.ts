@@ -3,8 +3,10 @@ import { api, expect, test } from './fixtures';
 import { dock, expectTimeAdvances, longText, playerReady } from './helpers';
 
 test('long text becomes a job: progress moves, it finishes, streams, plays and downloads a WAV', async ({ studio: page, gateway, snap }) => {
+  // About 8 s on an idle 2-core machine; room for a busy one.
+  test.setTimeout(150_000);
   const editor = page.getByRole('textbox', { name: 'Text to speak' });
-  await editor.fill(longText(40_000));
+  await editor.fill(longText(20_000));
   await expect(page.getByTestId('delivery-hint')).toContainText('queued as a job');
   await page.getByRole('button', { name: 'Synthesize' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued as a job' })).toBeVisible();
@@ -21,7 +23,7 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
         if (status === 'running') seen.add(Number((await bar.getAttribute('data-done').catch(() => null)) ?? -1));
         return status;
       },
-      { timeout: 45_000, intervals: [100] },
+      { timeout: 120_000, intervals: [100] },
     )
     .toBe('done');
   seen.delete(-1);
@@ -31,12 +33,12 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
   const job = (await (await api(gateway, `/api/v1/tts/jobs/${jobId}`)).json()) as { audio: { bytes: number; duration_s: number } };
   await expect(row).toContainText('Done');
 
-  // Half an hour of audio opens at once: no download or decoding of the whole file first.
+  // A quarter of an hour of audio opens at once: no download or decoding of the whole file first.
   const opening = Date.now();
   await row.getByRole('button', { name: /^Play job/ }).click();
   const duration = await playerReady(page);
-  expect(Date.now() - opening).toBeLessThan(3000);
-  expect(duration).toBeGreaterThan(30 * 60);
+  expect(Date.now() - opening).toBeLessThan(5000);
+  expect(duration).toBeGreaterThan(15 * 60);
   expect(Math.abs(duration - job.audio.duration_s)).toBeLessThan(0.5);
   // Peaks from the gateway, audio streamed with Range requests (not fetched whole).
   await expect(dock(page)).toHaveAttribute('data-mode', 'stream');

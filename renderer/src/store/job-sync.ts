@@ -4,6 +4,8 @@ import type { Store } from './types';
 type StoreApi = { getState(): Store };
 
 const POLL_MS = 1000;
+/** Even with live events, running jobs are re-read now and then: a stream can stall without breaking. */
+const SAFETY_POLL_MS = 10_000;
 const MAX_BACKOFF_MS = 10_000;
 
 /**
@@ -15,7 +17,13 @@ export function startJobSync(store: StoreApi): () => void {
   const controller = new AbortController();
   const { signal } = controller;
   void run(store, signal);
-  return () => controller.abort();
+  const safety = setInterval(() => {
+    if (store.getState().jobsSync === 'live') void pollOnce(store);
+  }, SAFETY_POLL_MS);
+  return () => {
+    clearInterval(safety);
+    controller.abort();
+  };
 }
 
 async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
