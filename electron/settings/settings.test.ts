@@ -115,7 +115,8 @@ describe('desktop origin (CORS)', () => {
     const ok = await preflight(DESKTOP_ORIGIN);
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
-    expect(ok.headers.get('access-control-allow-headers')).toContain('authorization');
+    // every header the studio's client sends must be allowed, or the desktop window cannot call the API
+    expect(ok.headers.get('access-control-allow-headers')!.split(', ')).toEqual(expect.arrayContaining(['authorization', 'content-type', 'range', 'x-orator-client']));
 
     const evil = await preflight('https://evil.example');
     expect(evil.status).not.toBe(204);
