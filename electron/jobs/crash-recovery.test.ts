@@ -85,8 +85,9 @@ describe('crash recovery', () => {
     const attemptsOf = new Map(after.map((c) => [`${c.job_id}/${c.idx}`, c.attempts]));
     // a chunk finished before the crash is never synthesized again
     for (const chunk of finishedBefore) expect(attemptsOf.get(`${chunk.job_id}/${chunk.idx}`)).toBe(chunk.attempts);
-    // only the chunks in flight at the kill (at most one per worker) were started twice
-    expect(after.filter((c) => c.attempts > 1).length).toBeLessThanOrEqual(2);
+    // only the chunks in flight at the kill were started twice: per worker, one being synthesized
+    // and at most one whose audio was back but not yet saved
+    expect(after.filter((c) => c.attempts > 1).length).toBeLessThanOrEqual(4);
     expect(after.every((c) => c.done === 1)).toBe(true);
 
     const files = await allFiles(dataDir);

@@ -56,6 +56,8 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   readonly files: JobFiles;
   private readonly active = new Map<string, ActiveJob>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Chunks being synthesized; a chunk frees its slot as soon as its audio is back, not after it is saved. */
+  private synthesizing = 0;
   private turn = 0;
   private paused = false;
   private stopped = false;
@@ -151,21 +153,29 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
   private pump(): void {
-    while (!this.stopped && !this.paused && this.inFlight.size < this.options.concurrency) {
+    while (!this.stopped && !this.paused && this.synthesizing < this.options.concurrency) {
       const jobs = [...this.active.values()].filter((j) => j.pending.length > 0);
       if (jobs.length === 0) return;
       const job = jobs[this.turn++ % jobs.length]!;
-      const run = this.runChunk(job, job.pending.shift()!).finally(() => {
+      this.synthesizing++;
+      let released = false;
+      const releaseSlot = () => {
+        if (released) return;
+        released = true;
+        this.synthesizing--;
+        this.pump();
+      };
+      const run = this.runChunk(job, job.pending.shift()!, releaseSlot).finally(() => {
+        releaseSlot();
         this.inFlight.delete(run);
         job.running.delete(run);
-        this.pump();
       });
       this.inFlight.add(run);
       job.running.add(run);
     }
   }
 
-  private async runChunk(job: ActiveJob, chunk: ChunkRow): Promise<void> {
+  private async runChunk(job: ActiveJob, chunk: ChunkRow, releaseSlot: () => void): Promise<void> {
     const { store } = this.options;
     const id = job.row.id;
     try {
@@ -174,7 +184,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
         job.row = store.get(id)!;
       }
       const adapter = this.adapterOf(job.row);
-      const pcm = await this.synthesizeWithRetry(job, chunk, adapter);
+      const pcm = await this.synthesizeWithRetry(job, chunk, adapter).finally(releaseSlot);
       if (job.abort.signal.aborted) return;
       if (!adapter.capabilities.volume) applyGain(pcm.samples, job.row.volume);
       const file = this.files.chunkFile(id, chunk.idx);
