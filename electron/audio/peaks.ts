@@ -12,10 +12,20 @@ export class PeakAccumulator {
   }
 
   push(samples: Int16Array): void {
-    for (const sample of samples) {
-      const level = Math.abs(sample);
-      if (level > this.current) this.current = level;
-      if (++this.filled === this.window) this.flush();
+    // window by window, not sample by sample: this runs over every sample of hours of audio
+    let i = 0;
+    while (i < samples.length) {
+      const end = Math.min(samples.length, i + this.window - this.filled);
+      let level = this.current;
+      for (let j = i; j < end; j++) {
+        const sample = samples[j]!;
+        if (sample > level) level = sample;
+        else if (-sample > level) level = -sample;
+      }
+      this.current = level;
+      this.filled += end - i;
+      i = end;
+      if (this.filled === this.window) this.flush();
     }
   }
 
