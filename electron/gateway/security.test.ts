@@ -29,19 +29,33 @@ describe('API key', () => {
     expect((await stat(gateway.apiKeyFile)).mode & 0o777).toBe(0o600);
   });
 
-  it.each([
-    ['GET', '/api/v1/tts/engines'],
-    ['GET', '/api/v1/tts/engines/espeak-ng'],
-    ['POST', '/api/v1/tts/synthesize'],
-    ['POST', '/api/v1/tts/preview'],
-    ['GET', '/api/v1/tts/jobs/00000000-0000-4000-8000-000000000000'],
-    ['GET', '/api/v1/tts/jobs/00000000-0000-4000-8000-000000000000/audio'],
-  ])('guards %s %s', async (method, route) => {
-    for (const authorization of [undefined, 'Bearer wrong', `Basic ${gateway.apiKey}`, `Bearer ${gateway.apiKey}x`]) {
-      const response = await fetch(gateway.url + route, { method, headers: authorization ? { authorization } : {} });
-      expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  it('guards every API route of the OpenAPI document, however its path is spelled', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), route] as const));
+    expect(routes.length).toBeGreaterThan(15);
+    const id = '00000000-0000-4000-8000-000000000000';
+    const spellings = (path: string) => [path, path.replace('/api/', '/%61pi/'), path.replace('/tts/', '/%74ts/'), path.replace('/api/v1/', '/api//v1/')];
+    for (const [method, route] of routes) {
+      expect(route.startsWith('/api/v1/tts')).toBe(true);
+      const path = route.replace('{id}', route.startsWith('/api/v1/tts/engines') ? 'espeak-ng' : id);
+      for (const spelled of spellings(path)) {
+        for (const authorization of [undefined, 'Bearer wrong', `Basic ${gateway.apiKey}`, `Bearer ${gateway.apiKey}x`]) {
+          const response = await fetch(gateway.url + spelled, {
+            method,
+            headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+            ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+          });
+          expect([method, spelled, authorization, response.status]).toEqual([method, spelled, authorization, 401]);
+          expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+          expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+        }
+      }
+    }
+  });
+
+  it('asks for the key on unknown API paths too', async () => {
+    for (const path of ['/api/v1/tts/nothing', '/%61pi/v1/tts/nothing', '/api/v1/tts']) {
+      expect((await fetch(gateway.url + path)).status).toBe(401);
     }
   });
 

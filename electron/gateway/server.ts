@@ -73,7 +73,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });
   } else {
     await app.register(fastifyStatic, { root: process.cwd(), serve: false });
-    app.get('/', async (_request, reply) => reply.type('text/html').send(PLACEHOLDER));
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html').send(PLACEHOLDER));
   }
   return app;
 }

@@ -1,11 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, TTS_ROOT } from '../../contract';
 import { keysMatch } from '../api-key';
+
+/**
+ * Whether a request is for the API. Decided on the route the router matched, never on the raw
+ * URL: "/%61pi/v1/tts/…" reaches the same route as "/api/v1/tts/…". Requests that match no API
+ * route (404s, the static catch-all) are judged on their decoded path.
+ */
+function isApiRequest(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  const path = route && !route.endsWith('*') ? route : decodedPath(request.url);
+  return path === TTS_ROOT || path.startsWith(`${TTS_ROOT}/`);
+}
+
+function decodedPath(url: string): string {
+  const path = url.split('?')[0]!;
+  try {
+    return decodeURIComponent(path).replace(/\/{2,}/g, '/');
+  } catch {
+    return path;
+  }
+}
 
 /** Every /api/v1/tts route needs "Authorization: Bearer <key>". */
 export function registerAuth(app: FastifyInstance, apiKey: () => string): void {
   app.addHook('onRequest', async (request) => {
-    if (request.url !== TTS_ROOT && !request.url.startsWith(`${TTS_ROOT}/`)) return;
+    if (!isApiRequest(request)) return;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match || !keysMatch(match[1]!, apiKey())) {
       throw new ApiError(
