@@ -43,4 +43,21 @@ describe('chunkText', () => {
   it('counts code points, not UTF-16 units', () => {
     expect(codePoints('𝔸𝔹')).toBe(2);
   });
+
+  it('handles a whole book without blank lines (a 2,000,000-character paragraph) in bounded memory', () => {
+    const text = prose(2_000_000).replace(/\. /g, '.\n');
+    const before = process.memoryUsage().heapUsed;
+    const chunks = chunkText(text, 'en', 500);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(400 * 1024 * 1024);
+    expect(chunks.every((c) => codePoints(c.text) <= 500)).toBe(true);
+    expect(chunks.slice(0, -1).every((c) => /[.!?]$/.test(c.text))).toBe(true);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(words(text));
+  });
+
+  it('accepts language tags that are not valid BCP 47', () => {
+    for (const tag of ['en-US-nyc', 'piqd', 'chr-US-Qaaa-x-west', '']) {
+      expect(chunkText('One sentence. Another one.', tag, 15).map((c) => c.text)).toEqual(['One sentence.', 'Another one.']);
+    }
+  });
 });
+

@@ -30,9 +30,42 @@ export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUN
   return chunks;
 }
 
+/**
+ * Segmenting is done window by window: V8 gives every segment a copy of the whole input, so one
+ * pass over a 400,000-character paragraph (a chapter without blank lines) exhausts the heap.
+ * The last sentence of a window may be cut off, so it starts the next window.
+ */
+export const SEGMENT_WINDOW = 4000;
+
 function sentences(paragraph: string, language: string): string[] {
-  const segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
-  return [...segmenter.segment(paragraph)].map((s) => s.segment.replace(/\s+/g, ' ').trim()).filter((s) => /\S/.test(s));
+  const segmenter = new Intl.Segmenter(locale(language), { granularity: 'sentence' });
+  const out: string[] = [];
+  let rest = paragraph;
+  while (rest) {
+    const window = rest.length <= SEGMENT_WINDOW ? rest : rest.slice(0, cutAt(rest, SEGMENT_WINDOW));
+    const found = [...segmenter.segment(window)].map((s) => s.segment);
+    const complete = window === rest || found.length === 1 ? found : found.slice(0, -1);
+    out.push(...complete);
+    rest = rest.slice(complete.reduce((n, s) => n + s.length, 0));
+  }
+  return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => /\S/.test(s));
+}
+
+/** Where to cut a long text near `max`: after the last whitespace, else not inside a surrogate pair. */
+function cutAt(text: string, max: number): number {
+  const space = text.lastIndexOf(' ', max);
+  if (space > max / 2) return space + 1;
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+}
+
+/** The voice's language for the segmenter; engines' tags are not all valid BCP 47. */
+function locale(language: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(language)[0];
+  } catch {
+    return undefined;
+  }
 }
 
 function splitLong(sentence: string, maxChars: number, language: string): string[] {
@@ -44,7 +77,7 @@ function splitLong(sentence: string, maxChars: number, language: string): string
 
 /** Words with their trailing spaces and punctuation; a single word longer than the bound stays whole. */
 function words(text: string, language: string): string[] {
-  const segmenter = new Intl.Segmenter(language, { granularity: 'word' });
+  const segmenter = new Intl.Segmenter(locale(language), { granularity: 'word' });
   const out: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(text)) {
     if (isWordLike || out.length === 0) out.push(segment);
@@ -53,11 +86,18 @@ function words(text: string, language: string): string[] {
   return out.map((w) => w.trim()).filter(Boolean);
 }
 
+/** Joins pieces with spaces into runs of at most `maxChars`; a single longer piece stays whole. */
 function packer(maxChars: number) {
+  let lastLength = 0;
   return (packed: string[], piece: string): string[] => {
-    const last = packed[packed.length - 1];
-    if (last !== undefined && codePoints(last) + 1 + codePoints(piece) <= maxChars) packed[packed.length - 1] = `${last} ${piece}`;
-    else packed.push(piece);
+    const length = codePoints(piece);
+    if (packed.length > 0 && lastLength + 1 + length <= maxChars) {
+      packed[packed.length - 1] += ` ${piece}`;
+      lastLength += 1 + length;
+    } else {
+      packed.push(piece);
+      lastLength = length;
+    }
     return packed;
   };
 }
