@@ -1,5 +1,5 @@
 import type { Capabilities, EngineSummary, OptionSupport, Voice } from '../contract';
-import type { Lane } from './worker-pool';
+import type { Lane } from './lanes';
 
 /** One request to an engine; `voice` is the engine-local name (the part after "<engine>:"). */
 export interface SynthesisRequest {
@@ -56,17 +56,37 @@ export function splitVoiceId(voiceId: string): { engine: string; name: string } 
   return { engine: voiceId.slice(0, at), name: voiceId.slice(at + 1) };
 }
 
-/** eSpeak-style language names ("en-us", "en-gb-x-rp") as BCP 47 ("en-US", "en-GB-x-rp"). */
+/** Engine language names that are no BCP 47 tag at all. */
+const LANGUAGE_ALIASES: Record<string, string> = { piqd: 'tlh-Piqd' }; // eSpeak's Klingon in pIqaD script
+
+/**
+ * Engine language names ("en-us", "en-gb-x-rp", "en-us-nyc", "chr-US-Qaaa-x-west") as valid
+ * BCP 47 ("en-US", "en-GB-x-rp", "en-US-x-nyc", "chr-Qaaa-US-x-west"): subtags put in order,
+ * anything that is not a script, region or variant moved to the private-use part.
+ */
 export function toBcp47(tag: string): string {
-  const parts = tag.split(/[-_]/);
-  let privateUse = false;
-  return parts
-    .map((part, i) => {
-      if (part.toLowerCase() === 'x') privateUse = true;
-      if (i === 0 || privateUse) return part.toLowerCase();
-      if (part.length === 2 && /^[a-z]+$/i.test(part)) return part.toUpperCase();
-      if (part.length === 4 && /^[a-z]+$/i.test(part)) return part[0]!.toUpperCase() + part.slice(1).toLowerCase();
-      return part.toLowerCase();
-    })
-    .join('-');
+  const alias = LANGUAGE_ALIASES[tag.toLowerCase()];
+  if (alias) return alias;
+  const [primary = 'und', ...rest] = tag.split(/[-_]/).filter(Boolean);
+  let script: string | undefined;
+  let region: string | undefined;
+  const variants: string[] = [];
+  const privateUse: string[] = [];
+  for (const [i, part] of rest.entries()) {
+    if (part.toLowerCase() === 'x') {
+      privateUse.push(...rest.slice(i + 1).map((p) => p.toLowerCase()));
+      break;
+    }
+    if (!script && /^[a-z]{4}$/i.test(part)) script = part[0]!.toUpperCase() + part.slice(1).toLowerCase();
+    else if (!region && /^([a-z]{2}|\d{3})$/i.test(part)) region = part.toUpperCase();
+    else if (/^([a-z\d]{5,8}|\d[a-z\d]{3})$/i.test(part)) variants.push(part.toLowerCase());
+    else privateUse.push(part.toLowerCase());
+  }
+  const parts = [primary.toLowerCase(), script, region, ...variants, ...(privateUse.length ? ['x', ...privateUse] : [])];
+  const candidate = parts.filter(Boolean).join('-');
+  try {
+    return Intl.getCanonicalLocales(candidate)[0]!;
+  } catch {
+    return `und-x-${tag.toLowerCase().replace(/[^a-z\d]+/g, '-').slice(0, 8)}`;
+  }
 }
