@@ -193,3 +193,21 @@ describe('retention', () => {
     expect((await gateway.api(`/api/v1/tts/jobs/${studio}/audio`)).status).toBe(200);
   });
 });
+
+describe('event streams and the key', () => {
+  it('end when the key they were opened with is replaced', async () => {
+    const stream = await gateway.api('/api/v1/tts/events');
+    const reader = readEvents(stream);
+    const regenerated = await gateway.api('/api/v1/tts/settings/api-key', { method: 'POST' });
+    expect(regenerated.status).toBe(200);
+    const { api_key } = (await regenerated.json()) as { api_key: string };
+    // a job event would go to the old key's stream: it ends instead
+    const job = await fetch(`${gateway.url}/api/v1/tts/synthesize`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'After the new key.', mode: 'job' }),
+    });
+    expect(job.status).toBe(202);
+    expect((await reader.next()).done).toBe(true);
+  });
+});

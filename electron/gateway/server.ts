@@ -8,7 +8,7 @@ import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
-import { registerAuth } from './plugins/auth';
+import { hasKey, registerAuth } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
@@ -63,7 +63,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(engineRoutes, { registry: deps.registry });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
-      await api.register(jobRoutes, { jobs: deps.jobs });
+      await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
       if (deps.settings) await api.register(settingsRoutes, { settings: deps.settings });
     },
     { prefix: TTS_ROOT },

@@ -1,44 +1,55 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { JobEvent } from '../jobs/runner';
 import { toJobView } from '../jobs/view';
 
 const HEARTBEAT_MS = 15_000;
 
+export interface JobEventStream {
+  subscribe(listener: (event: JobEvent) => void): () => void;
+  /** Sent at once, before live events. */
+  first?: JobEvent[];
+  /** The stream ends after this event. */
+  isLast?(event: JobEvent): boolean;
+  /** Whether the key the stream was opened with still works; checked before every write. */
+  authorized(): boolean;
+}
+
 /**
- * Turns a reply into a Server-Sent Events stream of job events. `first` events are sent at
- * once; the stream ends when `isLast` says so, when the client goes away, or when the gateway closes.
+ * Turns a reply into a Server-Sent Events stream of job events. It ends when `isLast` says so,
+ * when the client goes away, when its key is replaced, or when the gateway closes.
  */
-export function streamJobEvents(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  subscribe: (listener: (event: JobEvent) => void) => () => void,
-  first: JobEvent[] = [],
-  isLast: (event: JobEvent) => boolean = () => false,
-): void {
+export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
   reply.hijack();
   const raw = reply.raw;
+  // Headers set earlier by hooks (CORS for the desktop window) are kept.
   raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  raw.write('retry: 2000\n\n');
   let unsubscribe = () => {};
-  const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const end = () => {
     clearInterval(heartbeat);
     unsubscribe();
     raw.end();
   };
+  const write = (text: string) => {
+    if (stream.authorized()) raw.write(text);
+    else end();
+  };
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   const send = (event: JobEvent) => {
-    raw.write(`event: ${event.type}\ndata: ${JSON.stringify(toJobView(event.job))}\n\n`);
-    if (isLast(event)) end();
+    write(`event: ${event.type}\ndata: ${JSON.stringify(toJobView(event.job))}\n\n`);
+    if (stream.isLast?.(event)) end();
   };
   request.raw.on('close', end);
-  for (const event of first) {
+  write('retry: 2000\n\n');
+  for (const event of stream.first ?? []) {
     send(event);
     if (raw.writableEnded) return;
   }
-  unsubscribe = subscribe(send);
+  unsubscribe = stream.subscribe(send);
 }

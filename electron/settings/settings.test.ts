@@ -136,4 +136,16 @@ describe('desktop origin (CORS)', () => {
     expect(audio.status).toBe(200);
     expect(audio.headers.get('access-control-expose-headers')).toContain('x-orator-duration');
   });
+
+  it('lets the desktop window read event streams', async () => {
+    const { gateway } = await start();
+    const controller = new AbortController();
+    const events = await fetch(`${gateway.url}/api/v1/tts/events`, {
+      headers: { origin: DESKTOP_ORIGIN, authorization: `Bearer ${gateway.apiKey}` },
+      signal: controller.signal,
+    });
+    expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(events.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
+    controller.abort();
+  });
 });

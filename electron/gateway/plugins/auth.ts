@@ -22,17 +22,24 @@ function decodedPath(url: string): string {
   }
 }
 
+function presentedKey(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/** Whether a request carries the current key (for long-lived answers, asked again later). */
+export function hasKey(request: FastifyRequest, apiKey: () => string): boolean {
+  const key = presentedKey(request);
+  return key !== undefined && keysMatch(key, apiKey());
+}
+
 /** Every /api/v1/tts route needs "Authorization: Bearer <key>". */
 export function registerAuth(app: FastifyInstance, apiKey: () => string): void {
   app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request)) return;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match || !keysMatch(match[1]!, apiKey())) {
-      throw new ApiError(
-        'unauthorized',
-        match ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
-        { 'www-authenticate': 'Bearer realm="orator"' },
-      );
-    }
+    if (!isApiRequest(request) || hasKey(request, apiKey)) return;
+    throw new ApiError(
+      'unauthorized',
+      presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
+      { 'www-authenticate': 'Bearer realm="orator"' },
+    );
   });
 }

@@ -16,7 +16,7 @@ export function clientOf(request: FastifyRequest): Client {
   return request.headers['x-orator-client'] === 'studio' ? 'studio' : 'api';
 }
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
+export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (app, { jobs, hasKey }) => {
   app.get('/jobs', {
     schema: { tags: ['jobs'], summary: 'Jobs, newest first, paginated', querystring: JobListQuery, response: { 200: JobList, 400: ErrorBody } },
     handler: async (request) => jobs.list(request.query),
@@ -78,12 +78,17 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
     handler: async (request, reply) => {
       const row = jobs.row(request.params.id);
       const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
-      streamJobEvents(request, reply, (listener) => jobs.subscribe(listener, row.id), [current], (event) => isFinished(event.job.state));
+      streamJobEvents(request, reply, {
+        subscribe: (listener) => jobs.subscribe(listener, row.id),
+        first: [current],
+        isLast: (event) => isFinished(event.job.state),
+        authorized: () => hasKey(request),
+      });
     },
   });
 
   app.get('/events', {
     schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream } },
-    handler: async (request, reply) => streamJobEvents(request, reply, (listener) => jobs.subscribe(listener)),
+    handler: async (request, reply) => streamJobEvents(request, reply, { subscribe: (listener) => jobs.subscribe(listener), authorized: () => hasKey(request) }),
   });
 };
