@@ -1,6 +1,8 @@
+import os from 'node:os';
 import type { Capabilities, Voice } from '../contract';
 import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
 import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
+import { LaneLimiter } from './lanes';
 
 /** What makes a system engine: its program, how to list its voices and the command line that writes a WAV. */
 export interface CliEngineSpec {
@@ -29,12 +31,19 @@ export interface CliOverrides {
   program?: string;
   timeoutMs?: number;
   platform?: NodeJS.Platform;
+  /** Engine processes at once (default: one per core); more requests wait, interactive ones first. */
+  concurrency?: number;
 }
 
-/** An engine adapter around a program run as a child process, one process per request. */
+/**
+ * An engine adapter around a program run as a child process, one process per request, with at
+ * most `concurrency` of them at once: a job must not start a process per chunk all at the same
+ * time, and an inline request or preview waits only for a free slot, never behind queued chunks.
+ */
 export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): EngineAdapter {
   let executable: string | null = null;
   const platform = overrides.platform ?? process.platform;
+  const slots = new LaneLimiter(overrides.concurrency ?? Math.max(1, os.availableParallelism()));
   return {
     id: spec.id,
     name: spec.name,
@@ -60,9 +69,11 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
         return { available: false, reason: `${executable} does not work: ${(error as Error).message}` };
       }
     },
-    async synthesize(request, { signal }) {
-      if (!executable) throw new Error(`${spec.name} has not been found`);
-      return synthesizeWithTool(executable, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs });
+    async synthesize(request, { lane, signal }) {
+      const program = executable;
+      if (!program) throw new Error(`${spec.name} has not been found`);
+      // The time limit starts with the process, not while the request waits for a slot.
+      return slots.run(lane, () => synthesizeWithTool(program, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs }), signal);
     },
   };
 }

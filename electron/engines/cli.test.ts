@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +82,31 @@ describe('cliAdapter', () => {
     expect(missing).toEqual({ available: false, reason: 'orator-no-such-engine was not found on PATH. Install fake.' });
     const elsewhere = await cliAdapter({ ...spec, program: 'sh', platform: 'darwin' }, { platform: 'linux' }).probe();
     expect(elsewhere).toEqual({ available: false, reason: 'Fake exists only on macOS.' });
+  });
+
+  it('runs at most `concurrency` engine processes, interactive requests before queued batch ones', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+    const log = path.join(dir, 'log');
+    await writeFile(path.join(dir, 'fixed.wav'), encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) }));
+    // Logs its start and end (the text names the request), takes a while, writes the WAV.
+    const engine = await script(`echo "start $(cat "$1")" >> "${log}"; sleep 0.3; echo "end $(cat "$1")" >> "${log}"; cp "${dir}/fixed.wav" "$2"`);
+    const adapter = cliAdapter({ ...spec, program: engine, command: (_r, f) => ({ args: [f.textFile, f.wavFile] }) }, { concurrency: 2 });
+    expect(await adapter.probe()).toMatchObject({ available: true });
+    const run = (text: string, lane: 'interactive' | 'batch') => adapter.synthesize({ ...request, text }, { lane });
+    const batch = ['b1', 'b2', 'b3', 'b4'].map((name) => run(name, 'batch'));
+    const interactive = run('i1', 'interactive');
+    await Promise.all([...batch, interactive]);
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    const starts = lines.filter((l) => l.startsWith('start')).map((l) => l.slice(6));
+    expect(starts.slice(0, 2).sort()).toEqual(['b1', 'b2']);
+    expect(starts.slice(2)).toEqual(['i1', 'b3', 'b4']);
+    let running = 0;
+    let most = 0;
+    for (const line of lines) {
+      running += line.startsWith('start') ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(most).toBe(2);
   });
 
   it('turns a hung synthesis into engine_timeout', async () => {

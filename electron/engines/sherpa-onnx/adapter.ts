@@ -29,7 +29,7 @@ export function modelVoices(folder: ModelFolder, sampleRate: number, numSpeakers
  * (as a warning, or as the reason when none loads) instead of failing a request later.
  */
 export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeoutMs?: number): EngineAdapter {
-  const host = new ModelProcess(workerFile, timeoutMs);
+  const host = new ModelProcess(workerFile, { timeoutMs });
   let voices = new Map<string, LoadedVoice>();
   return {
     id: ID,
@@ -51,8 +51,9 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
           problems.push(`${folder.spec.dir}: the model could not be loaded (${(error as Error).message})`);
         }
       }
-      // Loaded models hold memory; they load again on first use.
-      host.stop();
+      // Loaded models hold memory; they load again on first use. Queued like a request, so that
+      // a request that came in meanwhile is not killed mid-synthesis.
+      await host.release();
       voices = found;
       if (listed.length === 0) {
         const where = `Put model folders (model .onnx, tokens.txt, espeak-ng-data/ or lexicon.txt) in ${modelDirs.join(' or ')}.`;
@@ -60,10 +61,10 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
       }
       return { available: true, voices: listed, defaultVoice: listed[0]!.id, ...(problems.length ? { warnings: problems } : {}) };
     },
-    async synthesize(request, { signal }): Promise<Pcm> {
+    async synthesize(request, { lane, signal }): Promise<Pcm> {
       const voice = voices.get(request.voice);
       if (!voice) throw new Error(`No neural voice "${request.voice}"`);
-      const reply = await host.request({ type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate }, signal);
+      const reply = await host.request({ type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate }, lane, signal);
       return { sampleRate: reply.sampleRate, samples: reply.samples ?? new Int16Array(0) };
     },
   };

@@ -1,0 +1,58 @@
+/** The real worker-thread pool with the real embedded engines (dist/synth-worker.mjs). */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../contract';
+import { WORKER_FILE } from '../testing/gateway';
+import { espeakWasmAdapter } from './espeak-ng/adapter';
+import { gnuspeechAdapter } from './gnuspeech/adapter';
+import { SynthesisPool } from './worker-pool';
+
+const pool = new SynthesisPool({ workerFile: WORKER_FILE, threads: 1 });
+afterAll(() => pool.close());
+
+const SENTENCE = 'The river wound slowly through the valley, carrying leaves from the autumn trees. ';
+const request = (text: string) => ({ text, voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
+
+describe('embedded engines on the worker pool', () => {
+  it('stops a synthesis that overruns its time limit with engine_timeout, and the pool goes on', async () => {
+    // GnuSpeech needs seconds for this text (≈1 ms per character); the limit is 300 ms.
+    const impatient = gnuspeechAdapter(pool, { timeoutMs: 300 });
+    // Loaded and warm first, so that the limit stops synthesis, not loading.
+    await gnuspeechAdapter(pool).synthesize({ ...request('Warm up.'), voice: 'male' }, { lane: 'interactive' });
+    const long = { ...request(SENTENCE.repeat(40)), voice: 'male' };
+    const started = Date.now();
+    const error = await impatient.synthesize(long, { lane: 'interactive' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('engine_timeout');
+    expect((error as ApiError).message).toBe('GnuSpeech (embedded) did not finish within 0.3 s and was stopped.');
+    expect(Date.now() - started).toBeLessThan(3000);
+    // The stopped thread is replaced: the next request is served.
+    const pcm = await espeakWasmAdapter(pool).synthesize(request('Still here.'), { lane: 'interactive' });
+    expect(pcm.samples.length).toBeGreaterThan(1000);
+  });
+
+  it('keeps an abort by the caller an abort, not a timeout', async () => {
+    const adapter = gnuspeechAdapter(pool, { timeoutMs: 60_000 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(new Error('cancelled by the job')), 200);
+    const started = Date.now();
+    await expect(adapter.synthesize({ ...request(SENTENCE.repeat(40)), voice: 'male' }, { lane: 'batch', signal: abort.signal })).rejects.toThrow(
+      'cancelled by the job',
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('serves interactive requests before queued batch chunks, also when every task carries a signal', async () => {
+    const espeak = espeakWasmAdapter(pool);
+    const order: string[] = [];
+    const run = (name: string, lane: 'interactive' | 'batch', text: string) =>
+      espeak.synthesize(request(text), { lane, signal: new AbortController().signal }).then(() => order.push(name));
+    const chunk = SENTENCE.repeat(12);
+    await Promise.all([
+      run('b1', 'batch', chunk),
+      run('b2', 'batch', chunk),
+      run('b3', 'batch', chunk),
+      run('i1', 'interactive', 'Preview.'),
+    ]);
+    expect(order).toEqual(['b1', 'i1', 'b2', 'b3']);
+  });
+});
