@@ -12,8 +12,8 @@ export interface GatewayConfig {
   inlineThreshold: number;
   maxTextLength: number;
   previewMaxChars: number;
-  /** Request body limit in bytes; bigger bodies get 413 payload_too_large. */
-  bodyLimit: number;
+  /** Request body limit in bytes (bigger bodies get 413 payload_too_large); default: bodyLimitFor(maxTextLength). */
+  bodyLimit?: number | undefined;
   /** Worker threads (and concurrent job chunks); default: one per core. */
   workers: number;
   maxQueuedJobs: number;
@@ -29,11 +29,17 @@ export const DEFAULTS = {
   inlineThreshold: 1000,
   maxTextLength: 2_000_000,
   previewMaxChars: 500,
-  // 2,000,000 code points of up to 4 UTF-8 bytes each, JSON escaping and the other fields
-  bodyLimit: 10 * 1024 * 1024,
   maxQueuedJobs: 1000,
   retentionHours: 0,
 } as const;
+
+/**
+ * A body that can carry the longest text whatever the client's JSON encoder does: an astral code
+ * point escaped as "\\uXXXX\\uXXXX" takes 12 bytes. Plus room for the other fields.
+ */
+export function bodyLimitFor(maxTextLength: number): number {
+  return 12 * maxTextLength + 64 * 1024;
+}
 
 /** Where Electron keeps userData for "Orator"; the headless gateway shares it. */
 export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
@@ -74,7 +80,6 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
     maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),
     previewMaxChars: DEFAULTS.previewMaxChars,
-    bodyLimit: DEFAULTS.bodyLimit,
     workers: integer('--workers', values.workers, os.availableParallelism(), 1),
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, 0),

@@ -45,7 +45,10 @@ describe.each(['/api/v1/tts/synthesize', '/api/v1/tts/preview'])('errors of POST
     const message = await expectError(gateway.post(route, { text: 'hi', [field]: value }), 400, 'invalid_request');
     expect(message).toContain(range);
   });
-  it('rejects a body over the size limit', () => expectError(gateway.post(route, { text: 'a '.repeat(40_000) }), 413, 'payload_too_large'));
+  it('rejects a body over the size limit, naming the limit', async () => {
+    const message = await expectError(gateway.post(route, { text: 'a '.repeat(40_000) }), 413, 'payload_too_large');
+    expect(message).toContain(String(64 * 1024));
+  });
 });
 
 describe('limits of POST /synthesize', () => {

@@ -44,7 +44,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   // JSON only: Fastify would otherwise parse text/plain bodies as strings.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app);
+  registerErrorHandling(app, deps.bodyLimit);
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);
   registerAuth(app, deps.apiKey);

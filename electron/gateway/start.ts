@@ -12,7 +12,7 @@ import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { openDatabase } from '../storage/database';
 import { loadOrCreateApiKey } from './api-key';
-import type { GatewayConfig } from './config';
+import { bodyLimitFor, type GatewayConfig } from './config';
 import { allowedHosts } from './plugins/host-check';
 import { buildServer } from './server';
 
@@ -71,7 +71,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     settings,
     apiKey: () => apiKey,
     allowedHosts: () => hosts,
-    bodyLimit: config.bodyLimit,
+    bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
     staticDir: config.staticDir,
     logger: options.logger ?? false,
   });

@@ -73,6 +73,14 @@ describe('POST /synthesize as a job', () => {
     expect(range.status).toBe(206);
     expect(range.headers.get('content-range')).toBe(`bytes 0-43/${file.length}`);
     expect(Buffer.from(await range.arrayBuffer())).toEqual(file.subarray(0, 44));
+    const tail = await gateway.api(`/api/v1/tts/jobs/${body.job_id}/audio`, { headers: { range: `bytes=${file.length - 10}-` } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(file.subarray(file.length - 10));
+
+    const outside = await gateway.api(`/api/v1/tts/jobs/${body.job_id}/audio`, { headers: { range: `bytes=${file.length + 100}-` } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${file.length}`);
+    expect(await outside.json()).toMatchObject({ error: { code: 'range_not_satisfiable' } });
   });
 
   it('queues short text too when mode is "job"', async () => {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, OPTION_RANGES, type OptionName } from '../../contract';
 
 /** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   const routes: { method: string; pattern: RegExp }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url.endsWith('*')) return; // the static catch-all serves files, it allows no method
@@ -21,8 +21,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error(error);
+    const apiError = toApiError(error, bodyLimit);
+    // expected failures (engines, limits) are in the answer; a bug needs its stack in the log
+    if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
     send(reply, apiError);
   });
 }
@@ -31,7 +32,7 @@ function send(reply: FastifyReply, error: ApiError) {
   reply.code(error.status).headers(error.headers).type('application/json').send(error.toBody());
 }
 
-function toApiError(error: FastifyError): ApiError {
+function toApiError(error: FastifyError & { headers?: Record<string, string> }, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return new ApiError('invalid_request', describeValidation(error));
   switch (error.code) {
@@ -40,11 +41,13 @@ function toApiError(error: FastifyError): ApiError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'The body is not valid JSON.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `The body is larger than the limit of ${error.message.match(/\d+/)?.[0] ?? 'the configured'} bytes.`);
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return new ApiError('invalid_json', `The body is not valid JSON: ${error.message}`);
-  if (error.statusCode === 413) return new ApiError('payload_too_large', error.message);
+  if (error.statusCode === 413) return new ApiError('payload_too_large', `The body is larger than the limit of ${bodyLimit} bytes.`);
+  if (error.statusCode === 416) {
+    const size = error.headers?.['Content-Range'];
+    return new ApiError('range_not_satisfiable', 'The requested byte range is outside the file.', size ? { 'content-range': size } : {});
+  }
   if (error.statusCode && error.statusCode < 500) return new ApiError('invalid_request', error.message);
   return new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');
 }
