@@ -17,7 +17,7 @@ test('the draft survives a restart; counts and the inline/job hint follow the te
   await snap('editor-draft');
 });
 
-test('opens a .txt file, and takes a dropped .md file', async ({ studio: page }) => {
+test('opens a .txt file, and takes a dropped .md file', async ({ studio: page, snap }) => {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Open file…' }).click();
   await (await chooser).setFiles({ name: 'chapter.txt', mimeType: 'text/plain', buffer: Buffer.from('Chapter one. It was a dark and stormy night.') });
@@ -30,6 +30,7 @@ test('opens a .txt file, and takes a dropped .md file', async ({ studio: page })
   });
   await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: transfer });
   await expect(page.getByRole('textbox', { name: 'Text to speak' })).toHaveValue('# Notes\n\nDropped text.');
+  await snap('editor-dropped-file');
 });
 
 test('themes: dark and light, chosen or from the system', async ({ studio: page, snap }) => {

@@ -20,7 +20,8 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
     .poll(
       async () => {
         const status = await row.getAttribute('data-status');
-        if (status === 'running') seen.add(Number((await bar.getAttribute('data-done').catch(() => null)) ?? -1));
+        // A short timeout: the bar goes away when the job is done, between the two reads.
+        if (status === 'running') seen.add(Number((await bar.getAttribute('data-done', { timeout: 500 }).catch(() => null)) ?? -1));
         return status;
       },
       { timeout: 120_000, intervals: [100] },
@@ -81,11 +82,12 @@ test('cancels a running job, then retries it', async ({ studio: page, snap }) =>
   await expect(page.locator(`li.job[data-job-id="${cancelledId}"]`)).toHaveAttribute('data-status', 'failed');
 });
 
-test('jobs started elsewhere appear live in the list', async ({ studio: page, gateway }) => {
+test('jobs started elsewhere appear live in the list', async ({ studio: page, gateway, snap }) => {
   const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: longText(3000), voice: 'espeak-ng:en-gb' }) });
   expect(response.status).toBe(202);
   const { job_id } = (await response.json()) as { job_id: string };
   const row = page.locator(`li.job[data-job-id="${job_id}"]`);
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(row).toContainText('English (Great Britain)');
+  await snap('jobs-started-elsewhere');
 });

@@ -1,7 +1,7 @@
 import { api, expect, test } from './fixtures';
 import { dock, expectTimeAdvances, playerReady } from './helpers';
 
-test('unavailable engines say why and how to install them', async ({ studio: page, gateway }) => {
+test('unavailable engines say why and how to install them', async ({ studio: page, gateway, snap }) => {
   const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as { engines: { name: string; available: boolean; reason?: string }[] };
   const missing = engines.filter((e) => !e.available);
   // On any one system some engine is missing: macOS speech and Windows SAPI exclude each other.
@@ -11,6 +11,7 @@ test('unavailable engines say why and how to install them', async ({ studio: pag
   for (const engine of missing) {
     await expect(page.locator('.missing-engine').filter({ has: page.getByText(engine.name, { exact: true }) })).toContainText(engine.reason!);
   }
+  await snap('voices-not-installed');
 });
 
 test('browses and filters voices, and keeps favourites', async ({ studio: page, snap }) => {

@@ -66,6 +66,8 @@ describe('studio window', () => {
     expect(directives['default-src']).toBe("'none'");
     expect(directives['script-src']).toBe("'self'");
     expect(directives['connect-src']).toBe(desktop.gateway.url);
+    // The player streams job audio straight from the gateway; inline results play from blobs.
+    expect(directives['media-src']).toBe(`${desktop.gateway.url} blob:`);
     expect(csp).not.toContain('unsafe-eval');
     expect((await handler(new Request('app://orator/%2e%2e/%2e%2e/package.json'))).status).toBe(404);
     expect((await handler(new Request('app://elsewhere/index.html'))).status).toBe(404);
@@ -110,6 +112,50 @@ describe('studio window', () => {
     const { settings } = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
     await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, close_to_tray: false }) });
     expect(close()).toBe(false);
+  });
+});
+
+describe('streaming job audio', () => {
+  it('adds the live key to the studio\'s requests for job audio on the gateway, and to nothing else', async () => {
+    const { desktop, api, webRequest, beforeSendHeaders } = await launch();
+    const origin = desktop.gateway.url;
+    expect(webRequest.filter).toEqual({ urls: [`${origin}/api/v1/tts/jobs/*/audio`] });
+
+    const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'A short job to stream.', mode: 'job' }) });
+    const { job_id } = (await accepted.json()) as { job_id: string };
+    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 }).toBe('done');
+    const audio = `${origin}/api/v1/tts/jobs/${job_id}/audio`;
+
+    // What the <audio> element sends: a Range request without the key; it leaves with it.
+    const headers = await beforeSendHeaders({ url: audio, pageUrl: STUDIO, requestHeaders: { Range: 'bytes=0-99' } });
+    expect(headers).toEqual({ Range: 'bytes=0-99', Authorization: `Bearer ${desktop.gateway.apiKey}` });
+    const partial = await fetch(audio, { headers });
+    expect(partial.status).toBe(206);
+    expect((await partial.arrayBuffer()).byteLength).toBe(100);
+    expect((await fetch(audio, { headers: { Range: 'bytes=0-99' } })).status).toBe(401); // the key is what made it work
+
+    const keyOf = async (details: Parameters<typeof beforeSendHeaders>[0]) => (await beforeSendHeaders(details)).Authorization;
+    // Other origins, including the same gateway under another name, never get the key.
+    for (const url of [
+      `http://127.0.0.1:1/api/v1/tts/jobs/${job_id}/audio`,
+      audio.replace('127.0.0.1', 'localhost'),
+      `https://example.com/api/v1/tts/jobs/${job_id}/audio`,
+      audio.replace('http://', 'http://user:pass@'),
+    ]) {
+      expect(await keyOf({ url, pageUrl: STUDIO }), url).toBeUndefined();
+    }
+    // Other routes of the gateway: the studio's fetches carry the key themselves.
+    for (const route of ['/api/v1/tts/jobs', `/api/v1/tts/jobs/${job_id}`, `/api/v1/tts/jobs/${job_id}/peaks`, `/api/v1/tts/jobs/${job_id}/audio/x`, '/api/v1/tts/settings/api-key']) {
+      expect(await keyOf({ url: origin + route, pageUrl: STUDIO }), route).toBeUndefined();
+    }
+    expect(await keyOf({ url: audio, method: 'POST', pageUrl: STUDIO })).toBeUndefined();
+    expect(await keyOf({ url: audio, pageUrl: 'https://evil.example/' })).toBeUndefined();
+
+    // A regenerated key applies at once, replacing whatever key the request had.
+    const { api_key } = (await (await api('/api/v1/tts/settings/api-key', { method: 'POST', body: '{}' })).json()) as { api_key: string };
+    const renewed = await beforeSendHeaders({ url: audio, pageUrl: STUDIO, requestHeaders: { authorization: 'Bearer stale', Range: 'bytes=0-9' } });
+    expect(renewed).toEqual({ Range: 'bytes=0-9', Authorization: `Bearer ${api_key}` });
+    expect((await fetch(audio, { headers: renewed })).status).toBe(206);
   });
 });
 

@@ -6,6 +6,7 @@ import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
 import { registerIpc } from './ipc';
+import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
 import { contentSecurityPolicy, denyAllPermissions, guardWebContents } from './security';
 import { createTray } from './tray';
@@ -71,6 +72,8 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   const gatewayOrigin = new URL(gateway.url).origin;
   electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)));
   denyAllPermissions(electron.session.defaultSession);
+  // The studio's player streams job audio; the key is read live, as it can be regenerated.
+  authorizeJobAudio(electron.session.defaultSession, gatewayOrigin, () => gateway.apiKey);
 
   let quitting = false;
   const icon = (name: string) => electron.nativeImage.createFromPath(path.join(options.iconDir, name));

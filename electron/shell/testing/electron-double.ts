@@ -38,6 +38,8 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
   const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const ipcListeners = new Map<string, (event: { returnValue?: unknown; senderFrame: unknown }) => void>();
   const permissions: { request?: (c: unknown, p: string, cb: (ok: boolean) => void) => void; check?: () => boolean; device?: () => boolean } = {};
+  /** What the shell registered with session.webRequest.onBeforeSendHeaders (Electron keeps one). */
+  const webRequest: { filter?: { urls: string[] }; beforeSendHeaders?: (details: unknown, callback: (response: unknown) => void) => void } = {};
   const windows: BrowserWindowDouble[] = [];
   const trays: TrayDouble[] = [];
 
@@ -136,6 +138,12 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
         setPermissionRequestHandler: (h: typeof permissions.request) => (permissions.request = h),
         setPermissionCheckHandler: (h: typeof permissions.check) => (permissions.check = h),
         setDevicePermissionHandler: (h: typeof permissions.device) => (permissions.device = h),
+        webRequest: {
+          onBeforeSendHeaders: (filter: { urls: string[] }, listener: typeof webRequest.beforeSendHeaders) => {
+            webRequest.filter = filter;
+            webRequest.beforeSendHeaders = listener;
+          },
+        },
       },
     },
     dialog: { showErrorBox: (title: string, content: string) => calls.errorBoxes.push(`${title}: ${content}`) },
@@ -149,6 +157,20 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
     trays,
     permissions,
     protocolHandlers,
+    webRequest,
+    /**
+     * Runs the onBeforeSendHeaders listener as Electron would for a request the filter let through
+     * (matching the filter's URL patterns is Electron's part; tests check the patterns themselves).
+     * Returns the headers the request goes out with.
+     */
+    beforeSendHeaders: (details: { url: string; method?: string; pageUrl?: string; requestHeaders?: Record<string, string> }) =>
+      new Promise<Record<string, string>>((resolve) => {
+        const requestHeaders = details.requestHeaders ?? {};
+        const frame = details.pageUrl === undefined ? undefined : { url: details.pageUrl, parent: null };
+        webRequest.beforeSendHeaders!({ url: details.url, method: details.method ?? 'GET', frame, requestHeaders, resourceType: 'media', referrer: '' }, (response) =>
+          resolve((response as { requestHeaders?: Record<string, string> }).requestHeaders ?? requestHeaders),
+        );
+      }),
     /** Calls an ipcMain.handle handler as if a frame at `url` (a subframe when `subframe`) invoked it. */
     invoke: (channel: string, frame: { url: string; subframe?: boolean }, ...args: unknown[]) =>
       Promise.resolve().then(() => ipcHandlers.get(channel)!({ senderFrame: senderFrame(frame) }, ...args)),

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../../electron/testing/gateway';
-import { GatewayError, isMissingRoute, OratorClient, type JobEvent } from './client';
+import { GatewayError, OratorClient, type JobEvent } from './client';
 import { ApiError } from './contract';
 
 let gateway: TestGateway;
@@ -107,6 +107,30 @@ describe('OratorClient against the gateway', () => {
   });
 });
 
+describe('OratorClient settings writes', () => {
+  it('saves settings and regenerates the key through the injected fetch, with the key in the header', async () => {
+    const seen: { url: string; method?: string; headers: Record<string, string> }[] = [];
+    const spy = new OratorClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }, (input, init) => {
+      seen.push({ url: String(input), method: init?.method, headers: init?.headers as Record<string, string> });
+      return fetch(input, init);
+    });
+    const { settings } = await spy.settings();
+    const saved = await spy.putSettings({ ...settings, retention_hours: settings.retention_hours + 1 });
+    expect(saved.settings.retention_hours).toBe(settings.retention_hours + 1);
+    await expect(spy.putSettings({ ...settings, max_text_length: 0 })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_request' });
+
+    const oldKey = gateway.apiKey;
+    const key = await spy.regenerateApiKey();
+    expect(key).not.toBe(oldKey);
+    await expect(spy.listEngines()).rejects.toMatchObject({ code: 'unauthorized' });
+    const renewed = spy.withApiKey(key);
+    expect((await renewed.settings()).settings.retention_hours).toBe(settings.retention_hours + 1);
+    expect(seen.map((s) => s.method ?? 'GET')).toEqual(['GET', 'PUT', 'PUT', 'POST', 'GET', 'GET']);
+    expect(seen.every((s) => s.headers.authorization?.startsWith('Bearer '))).toBe(true);
+    client = renewed; // the other tests go on with the live key
+  });
+});
+
 describe('OratorClient with a misbehaving gateway', () => {
   const fake = (respond: () => Response | Promise<Response>) => new OratorClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, async () => respond());
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -122,10 +146,13 @@ describe('OratorClient with a misbehaving gateway', () => {
     expect((error as Error).message).toMatch(/Cannot reach the Orator gateway/);
   });
 
-  it('turns a non-JSON error page into a GatewayError, and recognises missing routes', async () => {
+  it('turns a non-JSON error page into a GatewayError', async () => {
     await expect(fake(() => new Response('Bad gateway', { status: 502 })).job('x')).rejects.toBeInstanceOf(GatewayError);
-    const missing = await fake(() => json({ error: { code: 'not_found', message: 'No route' } }, 404)).listJobs().catch((e: unknown) => e);
-    expect(isMissingRoute(missing)).toBe(true);
+  });
+
+  it('refuses settings answers outside the contract', async () => {
+    await expect(fake(() => json({ settings: {} })).putSettings({} as never)).rejects.toBeInstanceOf(GatewayError);
+    await expect(fake(() => json({ api_key: 42 })).regenerateApiKey()).rejects.toBeInstanceOf(GatewayError);
   });
 
   it('refuses a 200 that is not audio', async () => {

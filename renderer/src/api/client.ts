@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import {
+  API_KEY_PATH,
   ApiError,
   AUDIO_HEADERS,
   EngineDetail,
@@ -17,6 +18,7 @@ import {
   JobPeaks,
   jobPeaksPath,
   JOBS_PATH,
+  NewApiKey,
   SETTINGS_PATH,
   SettingsView,
   TTS_ROOT,
@@ -24,6 +26,7 @@ import {
   type JobEventType,
   type JobStatus,
   type PreviewBody,
+  type Settings,
   type SynthesizeBody,
 } from './contract';
 import { readEventStream } from './sse';
@@ -53,11 +56,6 @@ export class GatewayError extends Error {
   override name = 'GatewayError';
 }
 
-/** A route this gateway does not have yet (older gateway): callers fall back to something simpler. */
-export function isMissingRoute(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 'not_found' || error.code === 'method_not_allowed');
-}
-
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'unauthorized';
 }
@@ -75,6 +73,11 @@ export class OratorClient {
     private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
   ) {}
 
+  /** The same gateway and transport with another key (after the key was regenerated). */
+  withApiKey(apiKey: string): OratorClient {
+    return new OratorClient({ ...this.connection, apiKey }, this.fetchImpl);
+  }
+
   url(path: string): string {
     return `${this.connection.baseUrl}${path}`;
   }
@@ -86,6 +89,18 @@ export class OratorClient {
 
   async settings() {
     return checked<SettingsView>(SettingsView, await this.json(SETTINGS_PATH), 'settings');
+  }
+
+  /** Saves the whole settings object; answers like settings(), with what needs a restart. */
+  async putSettings(settings: Settings) {
+    const response = await this.send(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(settings) });
+    return checked<SettingsView>(SettingsView, await jsonBody(response), 'settings');
+  }
+
+  /** A new random key; the gateway refuses the old one at once, so callers reconnect with this one. */
+  async regenerateApiKey(): Promise<string> {
+    const response = await this.send(API_KEY_PATH, { method: 'POST', body: '{}' });
+    return checked<NewApiKey>(NewApiKey, await jsonBody(response), 'API key').api_key;
   }
 
   async listEngines() {
@@ -177,10 +192,7 @@ export class OratorClient {
   }
 
   private async json(path: string): Promise<unknown> {
-    const response = await this.send(path, {});
-    return response.json().catch(() => {
-      throw new GatewayError('The gateway sent a body that is not JSON.');
-    });
+    return jsonBody(await this.send(path, {}));
   }
 
   /** Sends with the key; any non-2xx answer becomes the ApiError the gateway described. */
@@ -197,6 +209,12 @@ export class OratorClient {
     if (!response.ok) throw await toApiError(response);
     return response;
   }
+}
+
+function jsonBody(response: Response): Promise<unknown> {
+  return response.json().catch(() => {
+    throw new GatewayError('The gateway sent a body that is not JSON.');
+  });
 }
 
 async function toApiError(response: Response): Promise<ApiError | GatewayError> {

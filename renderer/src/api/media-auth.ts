@@ -1,7 +1,11 @@
+import type { Connection } from './client';
+
 /**
- * Streaming job audio: a service worker (public/audio-auth-sw.js) adds the Bearer header to the
- * <audio> element's Range requests. Only possible when the studio is served by the gateway
- * itself (same origin, a secure context such as 127.0.0.1); otherwise players fetch the file.
+ * Streaming job audio: the <audio> element's Range requests need the Bearer header, which the
+ * page cannot set on them. In the desktop app the main process adds it
+ * (electron/shell/media-auth.ts); in a browser a service worker (public/audio-auth-sw.js) does,
+ * which is only possible when the studio is served by the gateway itself (same origin, a secure
+ * context such as 127.0.0.1). Elsewhere players fetch the file whole.
  */
 const WORKER_URL = './audio-auth-sw.js';
 let ready: Promise<boolean> | null = null;
@@ -14,6 +18,13 @@ export function enableMediaAuth(getKey: () => string | null): Promise<boolean> {
 /** Whether <audio src="/api/v1/tts/jobs/…/audio"> works in this page. */
 export function mediaAuthReady(): Promise<boolean> {
   return ready ?? Promise.resolve(false);
+}
+
+/** Whether a job's audio can stream from this connection's gateway into an <audio> element. */
+export function canStreamJobAudio(connection: Connection, win: Window = window): Promise<boolean> {
+  const desktopGateway = win.orator?.gatewayUrl?.replace(/\/+$/, '');
+  if (desktopGateway && connection.baseUrl === desktopGateway) return Promise.resolve(true);
+  return connection.baseUrl === '' ? mediaAuthReady() : Promise.resolve(false);
 }
 
 async function register(getKey: () => string | null): Promise<boolean> {

@@ -1,12 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { OratorClient } from '../api/client';
 import { saveKey } from '../api/connection';
 import type { SettingName, Settings, SettingsView } from '../api/contract';
 import { useApp } from '../store';
 import { ApiKeyField } from './ApiKeyField';
 import { desktopBridge } from './desktop-bridge';
 import { EngineExecutables } from './EngineExecutables';
-import { regenerateApiKey, saveSettings } from './settings-api';
 import './settings.css';
 
 type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours';
@@ -55,7 +53,7 @@ export function SettingsPanel() {
     setSaving(true);
     setStatus(null);
     try {
-      const saved = await saveSettings(client, draft);
+      const saved = await client.putSettings(draft);
       setView(saved);
       setDraft(saved.settings);
       const restart = saved.restart_required.length > 0 ? ` Restart Orator to apply: ${saved.restart_required.join(', ')}.` : '';
@@ -69,9 +67,10 @@ export function SettingsPanel() {
   };
 
   const regenerate = async () => {
-    const key = await regenerateApiKey(client);
+    const key = await client.regenerateApiKey();
+    saveKey(key);
     // The old key is dead: carry on with a client holding the new one (job sync restarts with it).
-    useApp.setState({ client: new OratorClient(saveKey(key)) });
+    useApp.setState({ client: client.withApiKey(key) });
   };
 
   return (

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** The job list's fallback when a gateway has no event stream: polling of running jobs. */
+/** The job list's live updates: the event stream, and polling of running jobs while it is broken. */
 import { afterEach, expect, it } from 'vitest';
 import type { Job } from '../api/contract';
 import { createAppStore } from './index';
@@ -19,25 +19,44 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 let stop = () => {};
 afterEach(() => stop());
 
-it('polls running jobs when the gateway has no events route', async () => {
+it('polls running jobs while the event stream cannot be reached, and goes live when it is back', async () => {
+  let down = true;
   let polls = 0;
+  let opens = 0;
   const fetchImpl: typeof fetch = async (input) => {
     const url = String(input);
     if (url.endsWith('/engines')) return json({ engines: [] });
-    if (url.includes('/settings')) return json({ error: { code: 'not_found', message: 'No route' } }, 404);
-    if (url.endsWith('/events')) return json({ error: { code: 'not_found', message: 'No route GET /api/v1/tts/events.' } }, 404);
+    if (url.endsWith('/settings')) return json({ error: { code: 'not_found', message: 'not needed here' } }, 404);
+    if (url.endsWith('/events')) {
+      // A network failure, as fetch reports it: the gateway is unreachable for a while.
+      if (down) throw new TypeError('fetch failed');
+      opens++;
+      // A stream that stays open, with nothing to say.
+      return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': open\n\n')) }), { headers: { 'content-type': 'text/event-stream' } });
+    }
     if (url.includes('/jobs?')) return json({ jobs: [job(0)] });
     polls++;
     return json(polls >= 3 ? job(4, 'done') : job(polls));
   };
   const store = createAppStore();
   await store.getState().connect({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, fetchImpl);
+  const progress: number[] = [];
+  store.subscribe((state) => {
+    const done = state.jobs[job(0).job_id]?.progress.done;
+    if (done !== undefined && progress.at(-1) !== done) progress.push(done);
+  });
   stop = startJobSync(store);
   await expect.poll(() => store.getState().jobsSync).toBe('polling');
   await expect.poll(() => store.getState().jobs[job(0).job_id]?.status, { timeout: 10_000 }).toBe('done');
+  // Progress moved while the stream was down, not only at the end.
+  expect(progress).toEqual([0, 1, 2, 4]);
   const settled = polls;
+
+  down = false;
+  await expect.poll(() => store.getState().jobsSync, { timeout: 15_000 }).toBe('live');
+  expect(opens).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  expect(polls).toBe(settled); // finished jobs are not polled
+  expect(polls).toBe(settled); // finished jobs are not polled, and a live stream needs no polling
 });
 
 it('reconnects a broken event stream and reloads the list when it opens again', async () => {

@@ -1,8 +1,8 @@
-import { isMissingRoute } from '../api/client';
 import type { Store } from './types';
 
 type StoreApi = { getState(): Store };
 
+/** While the stream is down, running jobs are polled at this pace so progress keeps moving. */
 const POLL_MS = 1000;
 /** Even with live events, running jobs are re-read now and then: a stream can stall without breaking. */
 const SAFETY_POLL_MS = 10_000;
@@ -11,7 +11,8 @@ const MAX_BACKOFF_MS = 10_000;
 /**
  * Keeps the job list current: follows GET /events (fetch-streamed SSE, so the key goes in a
  * header), reloading the list whenever the stream (re)opens so nothing in between is missed.
- * Gateways without events get polling of running jobs instead. Returns a stop function.
+ * When the stream breaks (network, gateway restart), running jobs are polled until it is back.
+ * Returns a stop function.
  */
 export function startJobSync(store: StoreApi): () => void {
   const controller = new AbortController();
@@ -46,23 +47,22 @@ async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
     } catch (error) {
       if (signal.aborted) return;
       if (state().noteAuthError(error)) return state().setJobsSync('off');
-      if (isMissingRoute(error)) return poll(store, signal);
     }
     if (signal.aborted) return;
-    // The stream ended or broke: poll once now, then reconnect with a growing delay.
+    // The stream ended or broke: poll running jobs, then reconnect with a growing delay.
     state().setJobsSync('polling');
-    await pollOnce(store);
-    await sleep(backoff, signal);
+    await pollFor(store, backoff, signal);
     backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
   }
 }
 
-async function poll(store: StoreApi, signal: AbortSignal): Promise<void> {
-  store.getState().setJobsSync('polling');
-  while (!signal.aborted && store.getState().client) {
+/** Polls running jobs every POLL_MS (at least once) for `ms`. */
+async function pollFor(store: StoreApi, ms: number, signal: AbortSignal): Promise<void> {
+  const until = Date.now() + ms;
+  do {
     await pollOnce(store);
-    await sleep(POLL_MS, signal);
-  }
+    await sleep(Math.min(POLL_MS, Math.max(0, until - Date.now())), signal);
+  } while (!signal.aborted && Date.now() < until);
 }
 
 async function pollOnce(store: StoreApi): Promise<void> {
