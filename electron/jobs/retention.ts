@@ -6,7 +6,12 @@ const SWEEP_EVERY_MS = 60_000;
 /** Deletes the audio of jobs whose retention ran out; their rows stay, so the API can answer 410. */
 export function startRetentionSweeper(store: JobStore, runner: JobRunner): () => void {
   const sweep = () => {
-    for (const id of store.expiredWithAudio(new Date().toISOString())) void runner.removeAudio(id).then(() => store.markAudioRemoved(id));
+    for (const id of store.expiredWithAudio(new Date().toISOString())) {
+      runner
+        .removeAudio(id)
+        .then(() => store.markAudioRemoved(id))
+        .catch((error: Error) => console.warn(`Orator could not remove the expired audio of job ${id}: ${error.message}`));
+    }
   };
   sweep();
   const timer = setInterval(sweep, SWEEP_EVERY_MS);

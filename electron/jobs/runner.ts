@@ -59,6 +59,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   /** Chunks being synthesized; a chunk frees its slot as soon as its audio is back, not after it is saved. */
   private synthesizing = 0;
   private turn = 0;
+  private started = false;
   private paused = false;
   private stopped = false;
 
@@ -68,12 +69,17 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.files = new JobFiles(options.dataDir);
   }
 
-  /** Resumes jobs left queued or running by the last run (a stop or a crash). */
-  async start(): Promise<void> {
+  /** Takes up the jobs left queued or running by the last run (a stop or a crash), without running them yet. */
+  async recover(): Promise<void> {
     await mkdir(this.files.audioDir(), { recursive: true });
     const { store } = this.options;
     for (const id of store.idsInStates(['running'])) store.transition(id, 'queued');
     for (const id of store.idsInStates(['queued'])) this.activate(id);
+  }
+
+  /** Starts synthesizing; the gateway calls it once it listens, so that a failed start synthesizes nothing. */
+  start(): void {
+    this.started = true;
     this.pump();
   }
 
@@ -153,7 +159,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
   private pump(): void {
-    while (!this.stopped && !this.paused && this.synthesizing < this.options.concurrency) {
+    while (this.started && !this.stopped && !this.paused && this.synthesizing < this.options.concurrency) {
       const jobs = [...this.active.values()].filter((j) => j.pending.length > 0);
       if (jobs.length === 0) return;
       const job = jobs[this.turn++ % jobs.length]!;
@@ -165,11 +171,13 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
         this.synthesizing--;
         this.pump();
       };
-      const run = this.runChunk(job, job.pending.shift()!, releaseSlot).finally(() => {
-        releaseSlot();
-        this.inFlight.delete(run);
-        job.running.delete(run);
-      });
+      const run = this.runChunk(job, job.pending.shift()!, releaseSlot)
+        .catch((error: Error) => console.error(`Orator: a chunk of job ${job.row.id} broke the runner:`, error))
+        .finally(() => {
+          releaseSlot();
+          this.inFlight.delete(run);
+          job.running.delete(run);
+        });
       this.inFlight.add(run);
       job.running.add(run);
     }
@@ -235,26 +243,39 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
       duration_s: durationSeconds(sampleRate, bytes - WAV_HEADER_BYTES),
     });
     this.active.delete(id);
-    await rm(this.files.chunkDir(id), { recursive: true, force: true });
     this.emit('job', { type: 'done', job: store.get(id)! });
+    await rm(this.files.chunkDir(id), { recursive: true, force: true }).catch((error: Error) => {
+      console.warn(`Orator could not remove the chunks of finished job ${id}: ${error.message}`);
+    });
   }
 
+  /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
   private fail(job: ActiveJob, error: JobError): void {
     const { store } = this.options;
     const id = job.row.id;
+    if (this.active.get(id) !== job) return;
     job.abort.abort();
     this.active.delete(id);
-    store.transition(id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
+    try {
+      store.transition(id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
+    } catch (dbError) {
+      // e.g. the disk is too full for SQLite too: the job stays unfinished and resumes on the next start
+      console.error(`Orator could not record that job ${id} failed (${error.message}):`, dbError);
+      return;
+    }
     this.emit('job', { type: 'failed', job: store.get(id)! });
     void this.removeWorkFiles(job);
   }
 
-  /** Removes a failed job's chunk audio and partial files once its chunks in flight have stopped. */
+  /**
+   * Removes a failed job's files once its chunks in flight have stopped: chunk audio, partial
+   * files, and the WAV and peaks if it was cancelled while they were being assembled.
+   */
   private async removeWorkFiles(job: ActiveJob): Promise<void> {
     const id = job.row.id;
     await Promise.allSettled([...job.running]);
-    const partial = [this.files.audioFile(id), this.files.peaksFile(id)].map((f) => f + PARTIAL);
-    await Promise.all([this.files.chunkDir(id), ...partial].map((f) => rm(f, { recursive: true, force: true }))).catch((error: Error) => {
+    const outputs = [this.files.audioFile(id), this.files.peaksFile(id)].flatMap((f) => [f, f + PARTIAL]);
+    await Promise.all([this.files.chunkDir(id), ...outputs].map((f) => rm(f, { recursive: true, force: true }))).catch((error: Error) => {
       console.warn(`Orator could not remove the work files of job ${id}: ${error.message}`);
     });
   }

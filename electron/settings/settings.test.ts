@@ -86,6 +86,9 @@ describe('settings API', () => {
     const first = await start();
     const { settings } = (await (await first.api(SETTINGS_PATH)).json()) as SettingsView;
     await first.api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, max_text_length: 50, workers: 1 }) });
+    // one gateway per data dir: the first one stops before the next start
+    await first.gateway.close();
+    open.splice(open.findIndex((o) => o.gateway === first.gateway), 1);
     const second = await start({ port: 0 }, first.dataDir);
     const view = (await (await second.api(SETTINGS_PATH)).json()) as SettingsView;
     expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1 });

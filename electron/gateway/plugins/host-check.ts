@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../contract';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-const WILDCARDS = ['0.0.0.0', '::', '[::]'];
+export const WILDCARDS = ['0.0.0.0', '::', '[::]'];
 
 /**
  * The Host names a request may carry: the bound name and the loopback names, with the port.

@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/gateway';
+
+const gateways: TestGateway[] = [];
+afterEach(async () => {
+  await Promise.all(gateways.splice(0).map((g) => g.stop()));
+});
+
+async function start(...args: Parameters<typeof startTestGateway>) {
+  const gateway = await startTestGateway(...args);
+  gateways.push(gateway);
+  return gateway;
+}
+
+describe('starting the gateway', () => {
+  it('refuses a second gateway on the same data folder while the first runs', async () => {
+    const first = await start();
+    await expect(startTestGateway({ dataDir: first.dataDir })).rejects.toThrow(/Another Orator gateway \(process \d+\) is using the data folder/);
+    expect((await first.api('/api/v1/tts/engines')).status).toBe(200);
+    await first.close();
+    gateways.pop();
+    const again = await start({ dataDir: first.dataDir });
+    expect((await again.api('/api/v1/tts/engines')).status).toBe(200);
+  });
+
+  it('gives up cleanly when the port is taken: no lock left, no job touched', async () => {
+    const first = await start();
+    first.pauseQueue();
+    const queued = await first.post('/api/v1/tts/synthesize', { text: 'Waiting.', mode: 'job' });
+    const { job_id } = (await queued.json()) as { job_id: string };
+    await first.close();
+    gateways.pop();
+
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      await expect(startTestGateway({ dataDir: first.dataDir, port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
+    expect(existsSync(path.join(first.dataDir, 'gateway.lock'))).toBe(false);
+    const db = new Database(path.join(first.dataDir, 'orator.db'), { readonly: true });
+    expect(db.prepare('SELECT state, chunks_done FROM jobs WHERE id = ?').get(job_id)).toEqual({ state: 'queued', chunks_done: 0 });
+    expect((db.prepare('SELECT SUM(attempts) AS n FROM chunks WHERE job_id = ?').get(job_id) as { n: number }).n).toBe(0);
+    db.close();
+  });
+
+  it('bound to every interface, gives a loopback URL that works', async () => {
+    const gateway = await start({ host: '0.0.0.0' });
+    expect(gateway.url).toBe(`http://127.0.0.1:${gateway.port}`);
+    expect((await fetch(`${gateway.url}/`)).status).toBe(200);
+    expect((await gateway.api('/api/v1/tts/engines')).status).toBe(200);
+  });
+});
