@@ -1,10 +1,11 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchDesktopApp } from './desktop-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // ORATOR_E2E_DIST: a private copy of dist/ (useful when others rebuild dist/ in a shared tree).
@@ -75,17 +76,76 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Fixtures {
-  /** A page with the studio open and connected (key taken from the fragment). */
-  studio: Page;
-  /** Call at the end of a test: saves e2e/artifacts/<name>.png. */
-  snap: (name: string) => Promise<void>;
+/** Set per project in playwright.config.ts. */
+export interface StudioOptions {
+  /** Which studio the tests drive: the web studio in Chromium, or the desktop app. */
+  studioApp: 'web' | 'electron';
+  /** Why the desktop app cannot run on this machine; null where it can. */
+  electronUnavailable: string | null;
 }
 
-export const test = base.extend<Fixtures, { gateway: Gateway }>({
+interface TestFixtures {
+  /** The studio open and connected: in Chromium with the key from the link, or the desktop app's window. */
+  studio: Page;
+  /** Call at the end of a test: saves e2e/artifacts/<name>.png (electron-<name>.png for the desktop app). */
+  snap: (name: string) => Promise<void>;
+  /** The page a test works in, for snap(): the studio, or Chromium's page in web-only tests. */
+  shown: { page?: Page };
+  /** The one place where the electron project is skipped, with its reason. */
+  runnable: void;
+}
+
+interface WorkerFixtures extends StudioOptions {
+  gateway: Gateway;
+  /** The desktop app (electron project); null in the web project. */
+  desktop: { app: ElectronApplication; window: Page; dataDir: string } | null;
+}
+
+// The app to launch: the repository (package.json's main is dist/main.mjs), or a private dist/.
+const DESKTOP_ENTRY = process.env.ORATOR_E2E_DIST ? path.join(DIST, 'main.mjs') : ROOT;
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  studioApp: ['web', { scope: 'worker', option: true }],
+  electronUnavailable: [null, { scope: 'worker', option: true }],
+
+  runnable: [
+    async ({ studioApp, electronUnavailable }, use, testInfo) => {
+      testInfo.skip(studioApp === 'electron' && electronUnavailable !== null, `Electron cannot run here: ${electronUnavailable}.`);
+      await use();
+    },
+    { auto: true },
+  ],
+
+  desktop: [
+    async ({ studioApp }, use, workerInfo) => {
+      if (studioApp !== 'electron') return use(null);
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-electron-'));
+      const app = await launchDesktopApp(DESKTOP_ENTRY, dataDir);
+      // The main process's output (the gateway's line, errors), for diagnosing a failed run.
+      await mkdir(ARTIFACTS, { recursive: true });
+      const log = createWriteStream(path.join(ARTIFACTS, `electron-${workerInfo.workerIndex}.log`));
+      app.process().stdout?.pipe(log);
+      app.process().stderr?.pipe(log);
+      try {
+        await use({ app, window: await app.firstWindow(), dataDir });
+      } finally {
+        await app.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+
   gateway: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
+    async ({ desktop }, use, workerInfo) => {
+      if (desktop) {
+        // The app's own gateway, found the way the studio finds it: through the preload bridge.
+        const { url, apiKey } = await desktop.window.evaluate(() => {
+          const bridge = (window as unknown as { orator: { gatewayUrl: string; apiKey: string } }).orator;
+          return { url: bridge.gatewayUrl, apiKey: bridge.apiKey };
+        });
+        return use({ url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir: desktop.dataDir });
+      }
       const { gateway, stop } = await startGateway(workerInfo.workerIndex);
       await use(gateway);
       await stop();
@@ -93,15 +153,41 @@ export const test = base.extend<Fixtures, { gateway: Gateway }>({
     { scope: 'worker', timeout: 60_000 },
   ],
 
-  studio: async ({ page, gateway }, use) => {
-    await page.goto(gateway.studioUrl);
+  // eslint-disable-next-line no-empty-pattern
+  shown: async ({}, use) => {
+    await use({});
+  },
+
+  page: async ({ page, shown }, use) => {
+    shown.page = page;
+    await use(page);
+  },
+
+  // Playwright resolves fixtures from the parameter list, so `page` is set up in both projects;
+  // in the electron project it stays an unused blank tab and the studio is the app's window.
+  studio: async ({ desktop, gateway, page, shown }, use) => {
+    if (desktop) {
+      page = desktop.window;
+      // A fresh studio for each test, as a new browser context is in the web project: no draft,
+      // favourites or player from the test before. The jobs on the gateway stay, as there.
+      await page.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+      await page.reload();
+    } else {
+      await page.goto(gateway.studioUrl);
+    }
+    shown.page = page;
     await expect(page.getByRole('tab', { name: 'Studio' })).toBeVisible();
     await use(page);
   },
 
-  snap: async ({ page }, use) => {
+  snap: async ({ studioApp, shown }, use) => {
     await use(async (name: string) => {
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+      if (!shown.page) throw new Error('snap(): this test opened no page');
+      const file = studioApp === 'web' ? name : `${studioApp}-${name}`;
+      await shown.page.screenshot({ path: path.join(ARTIFACTS, `${file}.png`) });
     });
   },
 });
