@@ -6,6 +6,7 @@ export type JobStatus = Static<typeof JobStatus>;
 
 export const Job = Type.Object({
   job_id: Type.String(),
+  title: Type.String({ description: 'The start of the text, at most 80 characters, to tell jobs apart' }),
   status: JobStatus,
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
   engine: Type.String(),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
+import { titleOf } from '../jobs/chunker';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;
@@ -56,7 +57,8 @@ describe('POST /synthesize as a job', () => {
     expect(response.headers.get('location')).toBe(body.poll);
 
     const job = await waitForJob(gateway, body.job_id);
-    expect(job).toMatchObject({ status: 'done', engine: 'espeak-ng', voice: 'espeak-ng:en-us', characters: 1500 });
+    expect(job).toMatchObject({ status: 'done', engine: 'espeak-ng', voice: 'espeak-ng:en-us', characters: 1500, title: titleOf(text) });
+    expect((job as unknown as { title: string }).title).toMatch(/^The river wound slowly/);
     expect(job.progress.done).toBe(job.progress.total);
 
     const audio = await gateway.api(`/api/v1/tts/jobs/${body.job_id}/audio`);

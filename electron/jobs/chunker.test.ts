@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
+import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, titleOf } from './chunker';
 import { prose } from '../testing/prose';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
@@ -61,3 +61,15 @@ describe('chunkText', () => {
   });
 });
 
+
+describe('titleOf', () => {
+  it('takes the start of the text on one line, in whole words', () => {
+    expect(titleOf('Chapter One\n\nThe lighthouse stood')).toBe('Chapter One The lighthouse stood');
+    const title = titleOf(prose(5000));
+    expect([...title].length).toBeLessThanOrEqual(80);
+    expect(title.endsWith('…')).toBe(true);
+    expect(prose(5000).replace(/\s+/g, ' ').startsWith(title.slice(0, -1))).toBe(true);
+    expect(title.at(-2)).not.toBe(' ');
+    expect([...titleOf('𝔸'.repeat(200))]).toHaveLength(80);
+  });
+});

@@ -7,7 +7,7 @@ import { durationSeconds, pcmBytes, WAV_HEADER_BYTES } from '../audio/wav';
 import type { EngineAdapter } from '../engines/engine';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import { assembleWav } from './assemble';
-import { chunkText, codePoints, type Chunk } from './chunker';
+import { chunkText, codePoints, titleOf, type Chunk } from './chunker';
 import { JobFiles, PARTIAL } from './files';
 import type { ChunkRow, JobRow, JobStore } from './store';
 
@@ -84,13 +84,14 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   }
 
   enqueue(resolved: ResolvedVoice, text: string, options: JobOptions, expiresAt: string | null = null): JobRow {
-    return this.insert(resolved, chunkText(text, resolved.voice.language), codePoints(text), options, expiresAt);
+    const job = { title: titleOf(text), characters: codePoints(text), ...options };
+    return this.insert(resolved, chunkText(text, resolved.voice.language), job, expiresAt);
   }
 
   /** A new job with the text and settings of an earlier one. */
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): JobRow {
     const chunks = this.options.store.chunks(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms }));
-    return this.insert(resolved, chunks, row.characters, row, expiresAt);
+    return this.insert(resolved, chunks, row, expiresAt);
   }
 
   /** Stops a running job for good: it fails with the code "cancelled". */
@@ -138,15 +139,15 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.active.clear();
   }
 
-  private insert(resolved: ResolvedVoice, chunks: Chunk[], characters: number, options: JobOptions, expiresAt: string | null): JobRow {
+  private insert(resolved: ResolvedVoice, chunks: Chunk[], job: JobOptions & Pick<JobRow, 'title' | 'characters'>, expiresAt: string | null): JobRow {
     const { store, maxQueuedJobs } = this.options;
     if (store.countInStates(['queued', 'running']) >= maxQueuedJobs) {
       throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, { 'retry-after': '30' });
     }
     const id = randomUUID();
-    const { rate, pitch, volume } = options;
-    const job = { id, engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName, rate, pitch, volume };
-    store.insert({ ...job, characters, created_at: new Date().toISOString(), expires_at: expiresAt }, chunks);
+    const { title, characters, rate, pitch, volume } = job;
+    const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
+    store.insert({ id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt }, chunks);
     this.activate(id);
     this.pump();
     return store.get(id)!;

@@ -4,6 +4,7 @@ import { assertTransition, type JobState } from './state';
 
 export interface JobRow {
   id: string;
+  title: string;
   state: JobState;
   engine: string;
   voice: string;
@@ -34,7 +35,7 @@ export interface ChunkRow {
   attempts: number;
 }
 
-export type NewJob = Pick<JobRow, 'id' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'> & {
+export type NewJob = Pick<JobRow, 'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'> & {
   expires_at?: string | null;
 };
 
@@ -51,8 +52,8 @@ export class JobStore {
 
   insert(job: NewJob, chunks: Chunk[]): void {
     const insertJob = this.db.prepare(
-      `INSERT INTO jobs (id, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
-       VALUES (@id, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+      `INSERT INTO jobs (id, title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
+       VALUES (@id, @title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
     );
     const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {

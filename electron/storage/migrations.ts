@@ -35,4 +35,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, idx)
   );
   `,
+  // 2: a title per job (the start of its text), so that the studio can tell chapters apart
+  `
+  ALTER TABLE jobs ADD COLUMN title TEXT NOT NULL DEFAULT '';
+  UPDATE jobs SET title = COALESCE((SELECT substr(text, 1, 80) FROM chunks WHERE chunks.job_id = jobs.id AND chunks.idx = 0), '');
+  `,
 ];
