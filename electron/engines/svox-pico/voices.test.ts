@@ -20,15 +20,15 @@ it('says what to install when the non-free language files are missing', () => {
   expect(() => picoVoices('svox-pico', () => false)).toThrow(/libttspico-data/);
 });
 
-it('sets rate and pitch with Pico markup and keeps the text from opening markup of its own', () => {
-  expect(picoText({ text: 'a < b', rate: 1, pitch: 1 })).toBe('a   b');
-  expect(picoText({ text: 'Hi', rate: 1.5, pitch: 0.8 })).toBe('<speed level="150"><pitch level="80">Hi</pitch></speed>');
-  expect(picoText({ text: 'Hi', rate: 0.1, pitch: 3 })).toBe('<speed level="20"><pitch level="200">Hi</pitch></speed>');
+it('sets level, rate and pitch with Pico markup and keeps the text from opening markup of its own', () => {
+  expect(picoText({ text: 'a < b', rate: 1, pitch: 1 })).toBe('<volume level="50">a   b');
+  expect(picoText({ text: 'Hi', rate: 1.5, pitch: 0.8 })).toBe('<volume level="50"><speed level="150"><pitch level="80">Hi</pitch></speed>');
+  expect(picoText({ text: 'Hi', rate: 0.1, pitch: 3 })).toBe('<volume level="50"><speed level="20"><pitch level="200">Hi</pitch></speed>');
 });
 
 it('runs pico2wave with the language and the text on stdin (it reads stdin when given no words)', () => {
   expect(pico2waveCommand({ text: 'Bonjour', voice: 'fr-FR', rate: 1.2, pitch: 1, volume: 1 }, '/t/out.wav')).toEqual({
     args: ['-l', 'fr-FR', '-w', '/t/out.wav'],
-    input: '<speed level="120">Bonjour</speed>',
+    input: '<volume level="50"><speed level="120">Bonjour</speed>',
   });
 });

@@ -52,14 +52,25 @@ export function picoVoices(engineId: string, hasFiles: (voice: string) => boolea
 }
 
 /**
- * The text with Pico's own markup for rate and pitch (percent). Angle brackets in the text
- * become spaces so that text cannot open markup of its own.
+ * Pico's output gain (its signal generator's volume modifier) in percent. Upstream SVOX Pico
+ * starts at 100, which drives ordinary sentences past full scale: the generator saturates them
+ * (peak 0 dBFS, hundreds of clipped samples a sentence). Debian's libttspico patches the default
+ * to 50 ("Too high volume brings clipping"); the npm WebAssembly build is unpatched, so it came
+ * out 6 dB louder than pico2wave and clipped. Setting the level explicitly gives both engines
+ * the same, unclipped level whatever their build's default. An opening tag without a closing
+ * one: a closing `</volume>` adds a pause.
+ */
+export const PICO_VOLUME_LEVEL = 50;
+
+/**
+ * The text with Pico's own markup for output level, rate and pitch (percent). Angle brackets in
+ * the text become spaces so that text cannot open markup of its own.
  */
 export function picoText(request: Pick<SynthesisRequest, 'text' | 'rate' | 'pitch'>): string {
   let text = request.text.replace(/[<>]/g, ' ');
   if (request.pitch !== 1) text = `<pitch level="${clamp(request.pitch * 100, 50, 200)}">${text}</pitch>`;
   if (request.rate !== 1) text = `<speed level="${clamp(request.rate * 100, 20, 500)}">${text}</speed>`;
-  return text;
+  return `<volume level="${PICO_VOLUME_LEVEL}">${text}`;
 }
 
 function clamp(value: number, min: number, max: number): number {
