@@ -14,7 +14,8 @@ async function main() {
     console.warn(`Warning: binding to ${config.host} exposes the gateway beyond this machine; anyone with the API key can use it.`);
   }
   const gateway = await startGateway(config, { workerFile: new URL('./synth-worker.mjs', import.meta.url) });
-  console.log(`Orator gateway at ${gateway.url}/ · studio: ${gateway.url}/#key=${gateway.apiKey} · API key in ${gateway.apiKeyFile}`);
+  const keySource = config.apiKey === undefined ? `API key in ${gateway.apiKeyFile}` : 'API key from --api-key / ORATOR_API_KEY';
+  console.log(`Orator gateway at ${gateway.url}/ · studio: ${gateway.url}/#key=${gateway.apiKey} · ${keySource}`);
 
   let closing = false;
   const shutdown = () => {

@@ -4,11 +4,11 @@ import { defaultDataDir } from '../gateway/config';
 
 /**
  * Folders scanned for user-supplied voice models (Piper .onnx + .onnx.json, sherpa-onnx model
- * folders): ORATOR_MODELS_DIR (a path list), else "models" in Orator's user data folder; and
- * the folders where Piper's own tools download voices.
+ * folders): ORATOR_MODELS_DIR (a path list), else "models" in the data dir; and the folders
+ * where Piper's own tools download voices.
  */
-export function defaultModelDirs(env = process.env, home = os.homedir()): string[] {
+export function defaultModelDirs(dataDir = defaultDataDir(), env = process.env, home = os.homedir()): string[] {
   const configured = env.ORATOR_MODELS_DIR?.split(path.delimiter).filter(Boolean);
-  const own = configured?.length ? configured : [path.join(defaultDataDir(process.platform, env), 'models')];
+  const own = configured?.length ? configured : [path.join(dataDir, 'models')];
   return [...own, path.join(home, '.local', 'share', 'piper-voices'), path.join(home, '.local', 'share', 'piper')];
 }

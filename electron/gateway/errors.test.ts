@@ -56,7 +56,15 @@ describe('limits of POST /synthesize', () => {
     const message = await expectError(gateway.post('/api/v1/tts/synthesize', { text: 'word '.repeat(1001) }), 413, 'text_too_long');
     expect(message).toContain('5000');
   });
-  it('rejects an unknown mode', () => expectError(gateway.post('/api/v1/tts/synthesize', { text: 'hi', mode: 'later' }), 400, 'invalid_request'));
+  it('rejects an unknown mode, naming the allowed ones', async () => {
+    const message = await expectError(gateway.post('/api/v1/tts/synthesize', { text: 'hi', mode: 'later' }), 400, 'invalid_request');
+    expect(message).toBe('"mode" must be one of "auto", "job".');
+  });
+  it('refuses prototype keys', async () => {
+    const body = '{"text":"hi","__proto__":{"polluted":true}}';
+    const message = await expectError(gateway.api('/api/v1/tts/synthesize', { method: 'POST', body, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    expect(message).toContain('__proto__');
+  });
   it('rejects unknown fields', () => expectError(gateway.post('/api/v1/tts/synthesize', { text: 'hi', speed: 2 }), 400, 'invalid_request'));
 });
 

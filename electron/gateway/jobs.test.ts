@@ -154,6 +154,8 @@ describe('job list', () => {
     const failed = (await (await gateway.api('/api/v1/tts/jobs?status=failed&limit=200')).json()) as { jobs: JobView[] };
     expect(failed.jobs.length).toBeGreaterThan(0);
     expect(failed.jobs.every((j) => j.status === 'failed')).toBe(true);
+    const unknownStatus = (await (await gateway.api('/api/v1/tts/jobs?status=queued')).json()) as { error: { message: string } };
+    expect(unknownStatus.error.message).toBe('"status" must be one of "running", "done", "failed".');
     for (const query of ['limit=0', 'limit=201', 'limit=x', 'status=queued', 'cursor=bogus']) {
       expect((await gateway.api(`/api/v1/tts/jobs?${query}`)).status).toBe(400);
     }

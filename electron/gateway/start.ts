@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
 import { allEngines } from '../engines/installed';
+import { defaultModelDirs } from '../engines/model-dirs';
 import { SynthesisPool } from '../engines/worker-pool';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
@@ -53,7 +54,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
     const { models_dir, engine_executables } = settings.current();
-    const registry = new EngineRegistry(allEngines(pool, { modelDirs: models_dir ? [models_dir] : undefined, executables: engine_executables }));
+    const modelDirs = models_dir ? [models_dir] : defaultModelDirs(config.dataDir);
+    const registry = new EngineRegistry(allEngines(pool, { modelDirs, executables: engine_executables }));
     await registry.probeAll();
 
     const db = openDatabase(config.dataDir);

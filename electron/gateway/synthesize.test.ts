@@ -82,6 +82,7 @@ describe('POST /synthesize as a job', () => {
     const outside = await gateway.api(`/api/v1/tts/jobs/${body.job_id}/audio`, { headers: { range: `bytes=${file.length + 100}-` } });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${file.length}`);
+    expect(outside.headers.get('content-disposition')).toBeNull();
     expect(await outside.json()).toMatchObject({ error: { code: 'range_not_satisfiable' } });
   });
 

@@ -29,6 +29,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
 }
 
 function send(reply: FastifyReply, error: ApiError) {
+  // an error is never the file a route meant to send
+  reply.removeHeader('content-disposition');
   reply.code(error.status).headers(error.headers).type('application/json').send(error.toBody());
 }
 
@@ -39,10 +41,10 @@ function toApiError(error: FastifyError & { headers?: Record<string, string> }, 
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('invalid_json', 'The body is not valid JSON.');
+      return new ApiError('invalid_json', 'The body is not valid JSON, or it has a "__proto__" or "constructor" key, which is refused.');
   }
-  if (error instanceof SyntaxError && error.statusCode === 400) return new ApiError('invalid_json', `The body is not valid JSON: ${error.message}`);
   if (error.statusCode === 413) return new ApiError('payload_too_large', `The body is larger than the limit of ${bodyLimit} bytes.`);
   if (error.statusCode === 416) {
     const size = error.headers?.['Content-Range'];
@@ -64,5 +66,7 @@ function describeValidation(error: FastifyError): string {
     return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
   }
   if (field === 'text') return '"text" must be a string with at least one non-whitespace character.';
+  const allowed = error.validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath).map((e) => JSON.stringify(e.params.allowedValue));
+  if (allowed.length) return `"${field}" must be one of ${allowed.join(', ')}.`;
   return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
 }
