@@ -5,12 +5,28 @@ import { festivalAdapter, festivalCommand, parseFestivalVoices } from './adapter
 it('parses the voice listing (recorded from Festival 2.5 with four Debian voices)', () => {
   const voices = parseFestivalVoices(readFileSync(new URL('./fixtures/voices.tsv', import.meta.url), 'utf8'));
   expect(voices).toEqual([
-    { id: 'festival:pc_diphone', name: 'pc diphone', language: 'it', gender: 'male', sampleRate: 16000, quality: 'low' },
-    { id: 'festival:cmu_us_slt_arctic_hts', name: 'cmu us slt arctic hts', language: 'en-US', gender: 'female', sampleRate: 16000, quality: 'medium' },
-    { id: 'festival:ked_diphone', name: 'ked diphone', language: 'en-US', gender: 'male', sampleRate: 16000, quality: 'low' },
-    { id: 'festival:kal_diphone', name: 'kal diphone', language: 'en-US', gender: 'male', sampleRate: 16000, quality: 'low' },
+    { id: 'festival:pc_diphone', name: 'PC (Italian, male, diphone)', language: 'it', gender: 'male', sampleRate: 16000, quality: 'low' },
+    { id: 'festival:cmu_us_slt_arctic_hts', name: 'SLT (US English, female, HTS)', language: 'en-US', gender: 'female', sampleRate: 16000, quality: 'medium' },
+    { id: 'festival:ked_diphone', name: 'Ked (US English, male, diphone)', language: 'en-US', gender: 'male', sampleRate: 16000, quality: 'low' },
+    { id: 'festival:kal_diphone', name: 'Kal (US English, male, diphone)', language: 'en-US', gender: 'male', sampleRate: 16000, quality: 'low' },
   ]);
   expect(parseFestivalVoices('SIOD ERROR: unbound variable\n')).toEqual([]);
+});
+
+it('names voices from their ids the way people know them, ids unchanged', () => {
+  const names = parseFestivalVoices(
+    ['us1_mbrola\tenglish\tfemale\tamerican', 'cmu_us_awb_cg\tenglish\tmale\tscottish', 'nitech_us_jmk_arctic_hts\tenglish\tmale\tamerican',
+      'cmu_us_rms_arctic_clunits\tenglish\tmale\tamerican', 'rab_diphone\tenglish\tnil\tbritish', 'el_diphone\tspanish\tmale\tnil', 'odd_voice\tnil\tnil\tnil'].join('\n'),
+  ).map((v) => `${v.id} = ${v.name}`);
+  expect(names).toEqual([
+    'festival:us1_mbrola = US1 (US English, female, MBROLA)',
+    'festival:cmu_us_awb_cg = AWB (Scottish English, male, clustergen)',
+    'festival:nitech_us_jmk_arctic_hts = JMK (US English, male, HTS)',
+    'festival:cmu_us_rms_arctic_clunits = RMS (US English, male, unit selection)',
+    'festival:rab_diphone = Rab (British English, diphone)',
+    'festival:el_diphone = El (Spanish, male, diphone)',
+    'festival:odd_voice = Odd Voice',
+  ]);
 });
 
 it('is honest about the options: rate and volume yes, pitch no', () => {

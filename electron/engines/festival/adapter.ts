@@ -2,6 +2,7 @@ import type { QualityTier, Voice } from '../../contract';
 import type { SynthesisRequest } from '../engine';
 import { runTool, type TempFiles } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { festivalVoiceName } from '../voice-names';
 
 const ID = 'festival';
 /** text2wave resamples to this (-F): voices range from 8 to 32 kHz, a voice's rate must be known up front. */
@@ -42,14 +43,18 @@ export function parseFestivalVoices(output: string): Voice[] {
     .split('\n')
     .map((line) => line.trim().split('\t'))
     .filter(([name]) => name && /^[\w-]+$/.test(name))
-    .map(([name, language = 'nil', gender, dialect]) => ({
-      id: `${ID}:${name}`,
-      name: name!.replace(/_/g, ' '),
-      language: LANGUAGES[`${language}/${dialect}`] ?? LANGUAGES[language] ?? 'und',
-      ...(gender === 'male' || gender === 'female' ? { gender } : {}),
-      sampleRate: SAMPLE_RATE,
-      quality: quality(name!),
-    }));
+    .map(([name, language = 'nil', gender, dialect]) => {
+      const tag = LANGUAGES[`${language}/${dialect}`] ?? LANGUAGES[language] ?? 'und';
+      const known = gender === 'male' || gender === 'female' ? gender : undefined;
+      return {
+        id: `${ID}:${name}`,
+        name: festivalVoiceName(name!, tag, known),
+        language: tag,
+        ...(known ? { gender: known } : {}),
+        sampleRate: SAMPLE_RATE,
+        quality: quality(name!),
+      };
+    });
 }
 
 /**

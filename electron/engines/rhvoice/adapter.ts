@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Voice } from '../../contract';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { describeVoice, speakerName } from '../voice-names';
 
 const ID = 'rhvoice';
 /** RHVoice's default output rate. */
@@ -34,6 +35,28 @@ const LANGUAGES: Record<string, string> = {
   Serbian: 'sr',
 };
 
+/**
+ * Accents voice.info does not give (it says only "English"): the CMU ARCTIC speakers RHVoice's
+ * English voices were built from. BDL, CLB and SLT are American; Alan is the ARCTIC "AWB"
+ * speaker (Alan W Black), Scottish.
+ */
+const KNOWN_LANGUAGES: Record<string, string> = {
+  bdl: 'en-US',
+  clb: 'en-US',
+  slt: 'en-US',
+  alan: 'en-GB-scotland',
+};
+
+/**
+ * A voice's display name: voice.info's name ("Slt", "Evgeniy-Eng") as people write it, without
+ * the language suffix of bilingual speakers (the language follows in parentheses), plus
+ * language and gender: "SLT (US English, female)", "Evgeniy (English, male)".
+ */
+export function rhvoiceVoiceName(name: string, language: string, gender: string | undefined): string {
+  const speaker = speakerName(name.replace(/-(eng|rus|ukr|kir|tat|geo|pol|cze|svk|mkd|uzb|alb|vie|hrv|srb|bra)$/i, ''));
+  return describeVoice(speaker, { language, gender });
+}
+
 /** Reads "key=value" lines. */
 export function parseVoiceInfo(text: string): Record<string, string> {
   return Object.fromEntries(
@@ -55,10 +78,11 @@ export async function listRhvoiceVoices(dirs: string[]): Promise<Voice[]> {
       if (info === null || voices.has(folder)) continue;
       const fields = parseVoiceInfo(info);
       const gender = fields.gender === 'male' || fields.gender === 'female' ? fields.gender : undefined;
+      const language = KNOWN_LANGUAGES[folder] ?? LANGUAGES[fields.language ?? ''] ?? 'und';
       voices.set(folder, {
         id: `${ID}:${folder}`,
-        name: fields.name ?? folder,
-        language: LANGUAGES[fields.language ?? ''] ?? 'und',
+        name: rhvoiceVoiceName(fields.name ?? folder, language, gender),
+        language,
         ...(gender ? { gender } : {}),
         sampleRate: SAMPLE_RATE,
         quality: 'medium',
