@@ -33,6 +33,8 @@ export interface CliOverrides {
   platform?: NodeJS.Platform;
   /** Engine processes at once (default: one per core); more requests wait, interactive ones first. */
   concurrency?: number;
+  /** Where each request's temp folder goes (default os.tmpdir()); see SynthesizeToolOptions.tempDir. */
+  tempDir?: string;
 }
 
 /**
@@ -73,7 +75,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       const program = executable;
       if (!program) throw new Error(`${spec.name} has not been found`);
       // The time limit starts with the process, not while the request waits for a slot.
-      return slots.run(lane, () => synthesizeWithTool(program, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs }), signal);
+      return slots.run(lane, () => synthesizeWithTool(program, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs, tempDir: overrides.tempDir }), signal);
     },
   };
 }

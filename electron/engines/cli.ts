@@ -1,7 +1,7 @@
 /** Running engine programs as child processes: lookup, time limits, and WAV hand-over through temp files. */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../contract';
@@ -112,6 +112,18 @@ export interface ToolCommand {
   wavOnStdout?: boolean;
 }
 
+/** The prefix of every request's temp folder (`<temp root>/orator-XXXXXX`). */
+export const TEMP_PREFIX = 'orator-';
+
+export interface SynthesizeToolOptions extends Pick<ToolOptions, 'signal' | 'timeoutMs'> {
+  /**
+   * The folder the request's temp folder goes in (created when missing); default os.tmpdir().
+   * The gateway passes `<dataDir>/tmp`, which it clears at start with clearTempDir: a process
+   * killed mid-synthesis cannot remove its own temp folders.
+   */
+  tempDir?: string | undefined;
+}
+
 /**
  * Runs an engine program that writes one WAV. Files rather than pipes by default: several
  * engines leave placeholder sizes in a piped WAV header, and flite hangs on one.
@@ -120,18 +132,34 @@ export async function synthesizeWithTool(
   executable: string,
   command: (files: TempFiles) => ToolCommand,
   text: string,
-  options: Pick<ToolOptions, 'signal' | 'timeoutMs'> = {},
+  options: SynthesizeToolOptions = {},
 ): Promise<Pcm> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-'));
+  const root = options.tempDir ?? os.tmpdir();
+  if (options.tempDir !== undefined) await mkdir(root, { recursive: true });
+  const dir = await mkdtemp(path.join(root, TEMP_PREFIX));
   try {
     const files = { textFile: path.join(dir, 'in.txt'), wavFile: path.join(dir, 'out.wav') };
     await writeFile(files.textFile, text, 'utf8');
     const { args, input, wavOnStdout } = command(files);
-    const { stdout } = await runToolRaw(executable, args, { ...options, input });
+    const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
     return decodeWav(wavOnStdout ? stdout : await readFile(files.wavFile));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes the engine temp folders (`orator-*`) a killed process left in `dir`, and creates `dir`
+ * when missing. Only those entries: anything else in the folder stays, so a `dir` that is shared
+ * (os.tmpdir()) loses nothing but Orator's leftovers. Call it at start, before any synthesis,
+ * while holding the data folder's lock (another running gateway's live folders would go too).
+ * Returns how many entries were removed.
+ */
+export async function clearTempDir(dir: string): Promise<number> {
+  await mkdir(dir, { recursive: true });
+  const leftovers = (await readdir(dir)).filter((name) => name.startsWith(TEMP_PREFIX));
+  await Promise.all(leftovers.map((name) => rm(path.join(dir, name), { recursive: true, force: true })));
+  return leftovers.length;
 }
 
 /** Folders where installers put programs that a desktop app's PATH often lacks. */

@@ -21,7 +21,15 @@ export interface EngineOptions {
   modelDirs?: string[];
   /** A system engine's program by engine id, where it is not on PATH (the engine_executables setting). */
   executables?: Record<string, string>;
+  /**
+   * The folder system engines' per-request temp folders (`orator-XXXXXX`: text in, WAV out) go
+   * in; default os.tmpdir(). Created when missing. The gateway passes `<dataDir>/tmp` and calls
+   * clearTempDir on it at start, so folders of a process killed mid-synthesis do not pile up.
+   */
+  tempDir?: string;
 }
+
+export { clearTempDir } from './cli';
 
 /**
  * Every engine Orator knows. The first available one is the default: the embedded eSpeak NG,
@@ -31,7 +39,7 @@ export function allEngines(pool: SynthesisPool, options: EngineOptions = {}): En
   const modelDirs = options.modelDirs ?? defaultModelDirs();
   const program = (id: string) => {
     const configured = options.executables?.[id];
-    return configured ? { program: configured } : {};
+    return { ...(configured ? { program: configured } : {}), ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}) };
   };
   return [
     espeakWasmAdapter(pool),
