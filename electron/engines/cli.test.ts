@@ -1,14 +1,23 @@
-import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
 import { encodeWav } from '../audio/wav';
 import { findExecutable, runToolRaw, synthesizeWithTool } from './cli';
 import { cliAdapter } from './cli-adapter';
 
-async function script(body: string): Promise<string> {
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function tempDir(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function script(body: string): Promise<string> {
+  const dir = await tempDir();
   const file = path.join(dir, 'engine.sh');
   await writeFile(file, `#!/bin/sh\n${body}\n`);
   await chmod(file, 0o755);
@@ -46,7 +55,7 @@ describe('runToolRaw', () => {
 describe('synthesizeWithTool', () => {
   it('reads the WAV from the file or from stdout', async () => {
     const wav = encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) });
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+    const dir = await tempDir();
     await writeFile(path.join(dir, 'fixed.wav'), wav);
     const toFile = await script(`cp "${dir}/fixed.wav" "$2"; test "$(cat "$1")" = "Hello there."`);
     const fromFile = await synthesizeWithTool(toFile, (f) => ({ args: [f.textFile, f.wavFile] }), 'Hello there.');
@@ -85,7 +94,7 @@ describe('cliAdapter', () => {
   });
 
   it('runs at most `concurrency` engine processes, interactive requests before queued batch ones', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-cli-'));
+    const dir = await tempDir();
     const log = path.join(dir, 'log');
     await writeFile(path.join(dir, 'fixed.wav'), encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) }));
     // Logs its start and end (the text names the request), takes a while, writes the WAV.

@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
-import { allEngines } from '../engines/installed';
+import { allEngines, clearTempDir } from '../engines/installed';
 import { defaultModelDirs } from '../engines/model-dirs';
 import { SynthesisPool } from '../engines/worker-pool';
 import { JobRunner } from '../jobs/runner';
@@ -55,7 +56,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     undo.unshift(() => pool.close());
     const { models_dir, engine_executables } = settings.current();
     const modelDirs = models_dir ? [models_dir] : defaultModelDirs(config.dataDir);
-    const registry = new EngineRegistry(allEngines(pool, { modelDirs, executables: engine_executables }));
+    // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
+    const tempDir = path.join(config.dataDir, 'tmp');
+    await clearTempDir(tempDir);
+    const registry = new EngineRegistry(allEngines(pool, { modelDirs, executables: engine_executables, tempDir }));
     await registry.probeAll();
 
     const db = openDatabase(config.dataDir);
