@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +56,16 @@ describe('starting the gateway', () => {
     expect(gateway.url).toBe(`http://127.0.0.1:${gateway.port}`);
     expect((await fetch(`${gateway.url}/`)).status).toBe(200);
     expect((await gateway.api('/api/v1/tts/engines')).status).toBe(200);
+  });
+
+  it('clears engine temp files a killed gateway left in its data dir', async () => {
+    const first = await start();
+    await first.close();
+    gateways.pop();
+    const stale = path.join(first.dataDir, 'tmp', 'orator-left-by-a-crash');
+    await mkdir(stale, { recursive: true });
+    await writeFile(path.join(stale, 'in.txt'), 'half done');
+    await start({ dataDir: first.dataDir });
+    expect(existsSync(stale)).toBe(false);
   });
 });
