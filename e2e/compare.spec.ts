@@ -10,6 +10,7 @@ test('compares voices: stacked waveforms, switching keeps the position', async (
 
   const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
   await expect(takes).toHaveCount(3);
+  await expect(takes.nth(1)).toHaveAttribute('aria-label', 'Take 2: English (Great Britain) · eSpeak NG (embedded)');
   for (const take of await takes.all()) {
     await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
     await expect.poll(async () => Number(await take.getAttribute('data-duration'))).toBeGreaterThan(1);

@@ -1,6 +1,10 @@
 import { expect, test } from './fixtures';
 
 test('loads the studio with the key from the link and removes it from the address bar', async ({ page, gateway, snap }) => {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  const missing: string[] = [];
+  page.on('response', (response) => response.status() >= 400 && missing.push(`${response.status()} ${response.url()}`));
   await page.goto(gateway.studioUrl);
   await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
   await expect(page).not.toHaveURL(/key=/);
@@ -12,6 +16,16 @@ test('loads the studio with the key from the link and removes it from the addres
   // A reload in the same tab keeps the session's key.
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
+
+  // The tab has the app's icon, and loading asks for nothing that is not there (no /favicon.ico).
+  const icon = await page.locator('link[rel="icon"]').evaluate((link: HTMLLinkElement) => link.href);
+  const response = await page.request.get(icon);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toContain('image/svg+xml');
+  expect(await response.text()).toContain('<svg');
+  await expect(page.getByText('Live')).toBeVisible();
+  expect(missing).toEqual([]);
+  expect(consoleErrors).toEqual([]);
   await snap('connect-studio');
 });
 

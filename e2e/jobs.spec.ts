@@ -88,6 +88,12 @@ test('jobs started elsewhere appear live in the list', async ({ studio: page, ga
   const { job_id } = (await response.json()) as { job_id: string };
   const row = page.locator(`li.job[data-job-id="${job_id}"]`);
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-  await expect(row).toContainText('English (Great Britain)');
+  // The row leads with the start of the text (the gateway's title); voice and engine below it.
+  const { title } = (await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { title: string };
+  expect(title.startsWith('The lighthouse keeper climbed the spiral stairs')).toBe(true);
+  await expect(row.locator('.job-title')).toHaveText(title);
+  await expect(row.locator('.job-meta')).toContainText('English (Great Britain) · eSpeak NG (embedded)');
+  await row.getByRole('button', { name: /^Play job “The lighthouse keeper/ }).click();
+  await expect(dock(page).locator('.dock-title strong')).toHaveText(`${title} — English (Great Britain) · eSpeak NG (embedded)`);
   await snap('jobs-started-elsewhere');
 });

@@ -67,3 +67,62 @@ test('previews a voice: the player plays it', async ({ studio: page, snap }) => 
   await expect(dock(page).getByRole('button', { name: 'Pause' })).toBeVisible();
   await snap('voices-preview');
 });
+
+test('voices are listed by name, languages named one way, and equal names on two engines told apart', async ({ studio: page, gateway, snap }) => {
+  await page.getByRole('tab', { name: 'Voices' }).click();
+  const rows = page.locator('tbody tr');
+  await expect.poll(async () => rows.count()).toBeGreaterThan(100);
+
+  // Sorted by the name shown (then engine), not by id: Bengali before Bulgarian.
+  const names = await rows.locator('.voice-name').allTextContents();
+  const unsorted = await page.evaluate((list) => {
+    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+    return list.findIndex((name, i) => i > 0 && collator.compare(list[i - 1]!, name) > 0);
+  }, names);
+  expect(unsorted, `"${names[unsorted - 1]}" before "${names[unsorted]}"`).toBe(-1);
+  expect(names.indexOf('Bengali')).toBeLessThan(names.indexOf('Bulgarian'));
+
+  // Every language cell is the browser's name for the tag with the tag beside it, or the tag alone.
+  const cells = await rows.evaluateAll((trs) =>
+    trs.map((tr) => {
+      const cell = tr.querySelector('td.voice-language')!;
+      return { text: cell.textContent!.trim(), tag: cell.querySelector('.mono')?.textContent?.trim() ?? null };
+    }),
+  );
+  const languageOf = async (id: string) => page.locator(`tr[data-voice-id="${id}"] td.voice-language`).textContent();
+  const bengali = await page.evaluate(() => new Intl.DisplayNames(undefined, { type: 'language' }).of('bn'));
+  expect(await languageOf('espeak-ng:bn')).toBe(`${bengali} bn`);
+  for (const { text, tag } of cells) if (tag) expect(text.endsWith(` ${tag}`)).toBe(true);
+  await snap('voices-sorted');
+
+  // Voices that share a name on two engines (SVOX Pico and pico2wave, Flite and flite) differ once chosen.
+  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as { engines: { id: string; name: string; available: boolean }[] };
+  const byName = new Map<string, { id: string; engine: string }[]>();
+  for (const engine of engines.filter((e) => e.available)) {
+    const { voices } = (await (await api(gateway, `/api/v1/tts/engines/${engine.id}`)).json()) as { voices: { id: string; name: string }[] };
+    for (const v of voices) byName.set(v.name, [...(byName.get(v.name) ?? []), { id: v.id, engine: engine.name }]);
+  }
+  const twins = [...byName.values()].find((list) => list.length > 1 && !list[0]!.id.startsWith('espeak-ng'));
+  test.skip(!twins, 'No two installed engines share a voice name here.');
+  const [a, b] = twins!;
+  await page.getByRole('tab', { name: 'Studio' }).click();
+  const picker = page.getByRole('combobox', { name: 'Voice' });
+  const shown = () => picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]!.textContent);
+  await picker.selectOption(a!.id);
+  const first = await shown();
+  await picker.selectOption(b!.id);
+  const second = await shown();
+  expect(first).toContain(a!.engine);
+  expect(second).toContain(b!.engine);
+  expect(first).not.toBe(second);
+
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByRole('combobox', { name: 'Voice 1' }).selectOption(a!.id);
+  await page.getByRole('combobox', { name: 'Voice 2' }).selectOption(b!.id);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
+  await expect(takes.nth(0).locator('.take-title strong')).toContainText(a!.engine);
+  await expect(takes.nth(1).locator('.take-title strong')).toContainText(b!.engine);
+  for (const take of await takes.all()) await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await snap('compare-same-name');
+});

@@ -4,13 +4,16 @@ import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { voiceLabel } from '../store/engines-slice';
-import { jobFraction } from '../store/jobs-slice';
+import { jobFraction, jobTitle } from '../store/jobs-slice';
 
 const STATUS_LABEL = { running: 'Running', done: 'Done', failed: 'Failed' } as const;
 
 export function JobRow({ job, now }: { job: Job; now: number }) {
   const id = job.job_id;
   const voice = useApp((s) => voiceLabel(s, job.voice));
+  const title = jobTitle(job);
+  // The title tells chapters apart; the voice tells takes of one chapter apart.
+  const name = `“${title}”, ${voice}`;
   const actionError = useApp((s) => s.jobErrors[id]);
   const playing = useApp((s) => s.current?.kind === 'job' && s.current.jobId === id);
   const { playJob, cancelJob, deleteJob, retryJob, client } = useApp.getState();
@@ -29,22 +32,24 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
   };
 
   return (
-    <li className={`job job-${job.status}${playing ? ' job-playing' : ''}`} aria-label={`Job ${voice}, ${STATUS_LABEL[job.status]}`} data-job-id={id} data-status={job.status}>
+    <li className={`job job-${job.status}${playing ? ' job-playing' : ''}`} aria-label={`Job ${name}, ${cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}`} data-job-id={id} data-status={job.status}>
       <div className="job-line">
         <span className={`badge badge-${cancelled ? 'cancelled' : job.status}`}>{cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}</span>
-        <span className="job-voice" title={job.voice}>
-          {voice}
+        <span className="job-title" title={title}>
+          {title}
         </span>
-        <time className="job-age muted" dateTime={job.created_at} title={new Date(job.created_at).toLocaleString()}>
-          {formatAge(job.created_at, now)}
-        </time>
       </div>
 
       <div className="job-meta muted">
+        <span className="job-voice" title={job.voice}>
+          {voice}
+        </span>
         <span>{formatCount(job.characters)} chars</span>
-        <span>{job.engine}</span>
         {job.audio && <span>{formatClock(job.audio.duration_s)}</span>}
         {job.audio && <span>{formatBytes(job.audio.bytes)}</span>}
+        <time className="job-age" dateTime={job.created_at} title={new Date(job.created_at).toLocaleString()}>
+          {formatAge(job.created_at, now)}
+        </time>
       </div>
 
       {job.status === 'running' && (
@@ -70,16 +75,16 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       <div className="job-actions">
         {job.status === 'done' && (
           <>
-            <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${voice}`}>
+            <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${name}`}>
               Play
             </button>
-            <button type="button" className="small ghost" onClick={() => void download()} aria-label={`Download job ${voice}`}>
+            <button type="button" className="small ghost" onClick={() => void download()} aria-label={`Download job ${name}`}>
               Download
             </button>
           </>
         )}
         {job.status === 'running' && (
-          <button type="button" className="small ghost" onClick={() => void cancelJob(id)} aria-label={`Cancel job ${voice}`}>
+          <button type="button" className="small ghost" onClick={() => void cancelJob(id)} aria-label={`Cancel job ${name}`}>
             Cancel
           </button>
         )}
@@ -88,13 +93,13 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
             type="button"
             className="small secondary"
             onClick={() => void retryJob(id)}
-            aria-label={`Retry job ${voice}`}
+            aria-label={`Retry job ${name}`}
           >
             Retry
           </button>
         )}
         {job.status !== 'running' && (
-          <button type="button" className="small ghost danger" onClick={() => void deleteJob(id)} aria-label={`Delete job ${voice}`}>
+          <button type="button" className="small ghost danger" onClick={() => void deleteJob(id)} aria-label={`Delete job ${name}`}>
             Delete
           </button>
         )}

@@ -86,7 +86,7 @@ function Player({ source }: { source: PlayerSource }) {
       </button>
       <div className="dock-main">
         <div className="dock-title">
-          <strong>{source.title}</strong>
+          <strong title={source.title}>{source.title}</strong>
           <span className="time mono" aria-label="Time">
             {formatClock(time)} / {formatClock(duration)}
           </span>

@@ -1,4 +1,7 @@
+import { useMemo } from 'react';
+import type { Voice } from '../api/contract';
 import { useApp } from '../store';
+import { findVoice, sortVoices, voiceOptionLabel } from '../store/engines-slice';
 
 interface Props {
   value: string;
@@ -9,40 +12,37 @@ interface Props {
   id?: string;
 }
 
-/** A native select of every voice, favourites first, grouped by engine. */
+/** A native select of every voice, favourites first, grouped by engine, by name within a group. */
 export function VoicePicker({ value, onChange, label, emptyLabel, id }: Props) {
   const engines = useApp((s) => s.engines);
   const voices = useApp((s) => s.voices);
   const favourites = useApp((s) => s.favourites);
-  const favouriteVoices = engines.flatMap((e) => voices[e.id] ?? []).filter((v) => favourites.includes(v.id));
-  // Names often say the language already ("English (America)"); the tag tells variants apart.
-  const describe = (name: string, language: string) => `${name} · ${language}`;
+  // Memoized: the editor re-renders on every keystroke, and there are a thousand voices.
+  const groups = useMemo(
+    () => ({
+      favourites: sortVoices({ engines }, engines.flatMap((e) => voices[e.id] ?? []).filter((v) => favourites.includes(v.id))),
+      engines: engines
+        .filter((e) => e.available)
+        .map((e) => ({ engine: e, voices: sortVoices({ engines }, (voices[e.id] ?? []).filter((v) => !favourites.includes(v.id))) })),
+    }),
+    [engines, voices, favourites],
+  );
+  const chosen = value ? findVoice({ engines, voices }, value) : undefined;
+  const option = (v: Voice, key = v.id) => (
+    <option key={key} value={v.id}>
+      {voiceOptionLabel({ engines }, v)}
+    </option>
+  );
 
   return (
-    <select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+    <select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} title={chosen ? voiceOptionLabel({ engines }, chosen) : undefined}>
       {emptyLabel !== undefined && <option value="">{emptyLabel}</option>}
-      {favouriteVoices.length > 0 && (
-        <optgroup label="★ Favourites">
-          {favouriteVoices.map((v) => (
-            <option key={`fav-${v.id}`} value={v.id}>
-              {describe(v.name, v.language)}
-            </option>
-          ))}
+      {groups.favourites.length > 0 && <optgroup label="★ Favourites">{groups.favourites.map((v) => option(v, `fav-${v.id}`))}</optgroup>}
+      {groups.engines.map(({ engine, voices: list }) => (
+        <optgroup key={engine.id} label={engine.name}>
+          {list.map((v) => option(v))}
         </optgroup>
-      )}
-      {engines
-        .filter((e) => e.available)
-        .map((e) => (
-          <optgroup key={e.id} label={e.name}>
-            {(voices[e.id] ?? [])
-              .filter((v) => !favourites.includes(v.id))
-              .map((v) => (
-                <option key={v.id} value={v.id}>
-                  {describe(v.name, v.language)}
-                </option>
-              ))}
-          </optgroup>
-        ))}
+      ))}
     </select>
   );
 }

@@ -1,12 +1,17 @@
 import type { Voice } from '../api/contract';
 import { languageName } from '../lib/languages';
 import { useApp } from '../store';
+import { engineIdOf, engineName } from '../store/engines-slice';
 
 export function VoiceRow({ voice }: { voice: Voice }) {
   const favourite = useApp((s) => s.favourites.includes(voice.id));
   const previewing = useApp((s) => s.previewingVoice === voice.id);
   const previewError = useApp((s) => (s.previewError?.voice === voice.id ? s.previewError.message : null));
   const inUse = useApp((s) => s.voiceId === voice.id);
+  const engine = useApp((s) => engineName(s, engineIdOf(voice.id)));
+  const language = languageName(voice.language);
+  // Engines share voice names; the engine makes a label unique.
+  const label = `${voice.name} · ${engine}`;
   const { toggleFavourite, previewVoice, setVoice, setTab } = useApp.getState();
 
   return (
@@ -16,7 +21,7 @@ export function VoiceRow({ voice }: { voice: Voice }) {
           type="button"
           className={`star${favourite ? ' on' : ''}`}
           aria-pressed={favourite}
-          aria-label={`Favourite ${voice.name}`}
+          aria-label={`Favourite ${label}`}
           onClick={() => toggleFavourite(voice.id)}
         >
           {favourite ? '★' : '☆'}
@@ -25,7 +30,8 @@ export function VoiceRow({ voice }: { voice: Voice }) {
       <td>
         <div className="voice-name" title={voice.name}>{voice.name}</div>
         <div className="muted small voice-id" title={voice.id}>
-          <span className="mono">{voice.id}</span> · {(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz
+          <span className="voice-engine">{engine}</span> · <span className="mono">{voice.id}</span> ·{' '}
+          {(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz
         </div>
         {previewError && (
           <div className="error small" role="alert">
@@ -33,11 +39,14 @@ export function VoiceRow({ voice }: { voice: Voice }) {
           </div>
         )}
       </td>
-      <td>{languageName(voice.language)}</td>
+      <td className="voice-language">
+        {language}
+        {language !== voice.language && <span className="muted small mono"> {voice.language}</span>}
+      </td>
       <td className="muted">{voice.gender ?? '—'}</td>
       <td>{voice.quality ? <span className={`quality quality-${voice.quality}`}>{voice.quality}</span> : <span className="muted">—</span>}</td>
       <td className="row-actions">
-        <button type="button" className="small secondary" onClick={() => void previewVoice(voice.id)} disabled={previewing} aria-label={`Preview ${voice.name}`}>
+        <button type="button" className="small secondary" onClick={() => void previewVoice(voice.id)} disabled={previewing} aria-label={`Preview ${label}`}>
           {previewing ? 'Loading…' : 'Preview'}
         </button>
         <button
@@ -47,7 +56,7 @@ export function VoiceRow({ voice }: { voice: Voice }) {
             setVoice(voice.id);
             setTab('studio');
           }}
-          aria-label={`Use ${voice.name}`}
+          aria-label={`Use ${label}`}
           disabled={inUse}
         >
           {inUse ? 'In use' : 'Use'}

@@ -88,17 +88,48 @@ export function allVoices(state: Pick<Store, 'engines' | 'voices'>): Voice[] {
   return state.engines.flatMap((e) => state.voices[e.id] ?? []);
 }
 
+export const engineIdOf = (voiceId: string) => voiceId.split(':')[0]!;
+
 export function findVoice(state: Pick<Store, 'engines' | 'voices'>, voiceId: string): Voice | undefined {
-  return state.voices[voiceId.split(':')[0]!]?.find((v) => v.id === voiceId);
+  return state.voices[engineIdOf(voiceId)]?.find((v) => v.id === voiceId);
 }
 
+/** The engine's name from GET /engines ("SVOX Pico (embedded)"); its id while the list is not loaded. */
+export function engineName(state: Pick<Store, 'engines'>, engineId: string): string {
+  return state.engines.find((e) => e.id === engineId)?.name ?? engineId;
+}
+
+/**
+ * A voice as the studio names it: "US English (female) · SVOX Pico (embedded)". The engine is part
+ * of the name because engines share voice names (SVOX Pico and pico2wave, Flite and flite).
+ */
 export function voiceLabel(state: Pick<Store, 'engines' | 'voices'>, voiceId: string): string {
-  return findVoice(state, voiceId)?.name ?? voiceId;
+  const voice = findVoice(state, voiceId);
+  return voice ? `${voice.name} · ${engineName(state, engineIdOf(voiceId))}` : voiceId;
 }
 
-export const primaryLanguage = (tag: string) => tag.split('-')[0]!.toLowerCase();
+/**
+ * A voice picker option, "US English (female) · SVOX Pico (embedded) · en-US". A closed select
+ * shows only this text, not its group, so it names the engine too, before the tag that a narrow
+ * select may cut off.
+ */
+export function voiceOptionLabel(state: Pick<Store, 'engines'>, voice: Voice): string {
+  // Names often say the language already ("English (America)"); the tag tells variants apart.
+  return `${voice.name} · ${engineName(state, engineIdOf(voice.id))} · ${voice.language}`;
+}
 
-/** Voices that pass the filters; favourites float to the top, the rest keep the gateway's order. */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+/** By name as displayed, then by engine name, then id, so equal names sit together in a stable order. */
+export function sortVoices(state: Pick<Store, 'engines'>, voices: readonly Voice[]): Voice[] {
+  const names = new Map(state.engines.map((e) => [e.id, e.name]));
+  const engine = (v: Voice) => names.get(engineIdOf(v.id)) ?? engineIdOf(v.id);
+  return [...voices].sort((a, b) => collator.compare(a.name, b.name) || collator.compare(engine(a), engine(b)) || a.id.localeCompare(b.id));
+}
+
+export const primaryLanguage = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase();
+
+/** Voices that pass the filters, sorted by name; favourites float to the top. */
 export function filterVoices(state: Pick<Store, 'engines' | 'voices' | 'favourites' | 'filters'>): Voice[] {
   const { engine, language, gender, query, favouritesOnly } = state.filters;
   const needle = query.trim().toLowerCase();
@@ -109,13 +140,14 @@ export function filterVoices(state: Pick<Store, 'engines' | 'voices' | 'favourit
     if (gender && v.gender !== gender) return false;
     if (favouritesOnly && !favourites.has(v.id)) return false;
     if (!needle) return true;
-    return [v.name, v.id, v.language, languageName(v.language)].some((s) => s.toLowerCase().includes(needle));
+    return [v.name, v.id, v.language, languageName(v.language), engineName(state, engineIdOf(v.id))].some((s) => s.toLowerCase().includes(needle));
   });
-  return [...matches.filter((v) => favourites.has(v.id)), ...matches.filter((v) => !favourites.has(v.id))];
+  const sorted = sortVoices(state, matches);
+  return [...sorted.filter((v) => favourites.has(v.id)), ...sorted.filter((v) => !favourites.has(v.id))];
 }
 
 /** Primary languages present among the voices, with their names, sorted by name. */
 export function languageOptions(state: Pick<Store, 'engines' | 'voices'>): { code: string; name: string }[] {
   const codes = new Set(allVoices(state).map((v) => primaryLanguage(v.language)));
-  return [...codes].map((code) => ({ code, name: languageName(code) })).sort((a, b) => a.name.localeCompare(b.name));
+  return [...codes].map((code) => ({ code, name: languageName(code) })).sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
 }

@@ -7,6 +7,7 @@ import { startJobSync } from './job-sync';
 
 const job = (done: number, status: Job['status'] = 'running'): Job => ({
   job_id: '0b7d5a62-6f1c-4a43-9a55-3b0f5d1f0c11',
+  title: 'Chapter One The lighthouse stood at the end of the world',
   status,
   progress: { done, total: 4 },
   engine: 'espeak-ng',

@@ -129,3 +129,8 @@ export function jobFraction(job: Job): number {
   if (job.status === 'done') return 1;
   return job.progress.total > 0 ? job.progress.done / job.progress.total : 0;
 }
+
+/** The job's title from the gateway (the start of its text); a placeholder for a job with none. */
+export function jobTitle(job: Pick<Job, 'title'>): string {
+  return job.title.trim() || 'Untitled';
+}

@@ -1,6 +1,7 @@
 import type { InlineAudio } from '../api/client';
 import type { Job } from '../api/contract';
 import { voiceLabel } from './engines-slice';
+import { jobTitle } from './jobs-slice';
 import type { SliceCreator } from './types';
 
 /** What the player dock holds. Playback time is not here: it changes too fast for a store. */
@@ -24,6 +25,6 @@ export const createPlayerSlice: SliceCreator<PlayerSlice> = (set, get) => ({
   autoplay: true,
   playAudio: (audio, { title }) => set({ current: { kind: 'audio', key: nextKey++, audio, title }, autoplay: true }),
   playJob: (job) =>
-    set({ current: { kind: 'job', key: nextKey++, jobId: job.job_id, job, title: `Job · ${voiceLabel(get(), job.voice)}` }, autoplay: true }),
+    set({ current: { kind: 'job', key: nextKey++, jobId: job.job_id, job, title: `${jobTitle(job)} — ${voiceLabel(get(), job.voice)}` }, autoplay: true }),
   closePlayer: () => set({ current: null }),
 });
