@@ -3,27 +3,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/gateway';
+import { describe, expect, it } from 'vitest';
+import { startTestGateway, useTestGateways } from '../testing/gateway';
 
-const gateways: TestGateway[] = [];
-afterEach(async () => {
-  await Promise.all(gateways.splice(0).map((g) => g.stop()));
-});
-
-async function start(...args: Parameters<typeof startTestGateway>) {
-  const gateway = await startTestGateway(...args);
-  gateways.push(gateway);
-  return gateway;
-}
+const gateways = useTestGateways();
+const start = gateways.start;
 
 describe('starting the gateway', () => {
   it('refuses a second gateway on the same data folder while the first runs', async () => {
     const first = await start();
     await expect(startTestGateway({ dataDir: first.dataDir })).rejects.toThrow(/Another Orator gateway \(process \d+\) is using the data folder/);
     expect((await first.api('/api/v1/tts/engines')).status).toBe(200);
-    await first.close();
-    gateways.pop();
+    await gateways.close(first);
     const again = await start({ dataDir: first.dataDir });
     expect((await again.api('/api/v1/tts/engines')).status).toBe(200);
   });
@@ -33,8 +24,7 @@ describe('starting the gateway', () => {
     first.pauseQueue();
     const queued = await first.post('/api/v1/tts/synthesize', { text: 'Waiting.', mode: 'job' });
     const { job_id } = (await queued.json()) as { job_id: string };
-    await first.close();
-    gateways.pop();
+    await gateways.close(first);
 
     const blocker = net.createServer().listen(0, '127.0.0.1');
     await new Promise((resolve) => blocker.once('listening', resolve));
@@ -60,8 +50,7 @@ describe('starting the gateway', () => {
 
   it('clears engine temp files a killed gateway left in its data dir', async () => {
     const first = await start();
-    await first.close();
-    gateways.pop();
+    await gateways.close(first);
     const stale = path.join(first.dataDir, 'tmp', 'orator-left-by-a-crash');
     await mkdir(stale, { recursive: true });
     await writeFile(path.join(stale, 'in.txt'), 'half done');

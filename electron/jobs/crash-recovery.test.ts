@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
+import { waitForJob } from '../testing/gateway';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 
 let dataDir: string;
@@ -66,14 +67,7 @@ describe('crash recovery', () => {
     const second = await spawnGateway(['--data-dir', dataDir, '--workers', '2']);
     children.push(second);
     for (const id of ids) {
-      for (;;) {
-        const job = (await (await second.api(`/api/v1/tts/jobs/${id}`)).json()) as { status: string };
-        if (job.status !== 'running') {
-          expect(job.status).toBe('done');
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      expect((await waitForJob(second, id)).status).toBe('done');
       const file = Buffer.from(await (await second.api(`/api/v1/tts/jobs/${id}/audio`)).arrayBuffer());
       const seconds = expectSpeech(file, { sampleRate: 22050 });
       const chunks = chunkStates().filter((c) => c.job_id === id);

@@ -1,23 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
 
-const gateways: TestGateway[] = [];
-const dataDirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(gateways.splice(0).map((g) => g.stop()));
-  await Promise.all(dataDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function start(...args: Parameters<typeof startTestGateway>) {
-  const gateway = await startTestGateway(...args);
-  gateways.push(gateway);
-  return gateway;
-}
+const gateways = useTestGateways();
+const start = gateways.start;
 
 async function queue(gateway: TestGateway, body: Record<string, unknown>) {
   return gateway.post('/api/v1/tts/synthesize', { mode: 'job', ...body });
@@ -72,9 +62,7 @@ describe('failure isolation', () => {
     first.pauseQueue();
     const response = await queue(first, { text: 'Spoken by an engine that will be uninstalled.' });
     const { job_id } = (await response.json()) as { job_id: string };
-    await first.close();
-    gateways.pop();
-    dataDirs.push(first.dataDir);
+    await gateways.close(first);
     // as if the job had been queued with an engine that is no longer installed
     const db = new Database(path.join(first.dataDir, 'orator.db'));
     db.prepare("UPDATE jobs SET engine = 'retired', voice = 'retired:en' WHERE id = ?").run(job_id);

@@ -1,5 +1,6 @@
 /** Test support: a real gateway on a free port with its own temporary data dir. */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { afterEach } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
@@ -34,8 +35,35 @@ export async function startTestGateway(overrides: Partial<GatewayConfig> = {}): 
   });
 }
 
-/** Polls a job until it is no longer running. */
-export async function waitForJob(gateway: TestGateway, jobId: string, timeoutMs = 120_000) {
+/**
+ * Gateways of a test file that starts several (restarts on one data dir among them): each test's
+ * gateways are stopped and their data dirs removed after it.
+ */
+export function useTestGateways() {
+  const running: TestGateway[] = [];
+  const dataDirs = new Set<string>();
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((gateway) => gateway.close()));
+    await Promise.all([...dataDirs].map((dir) => rm(dir, { recursive: true, force: true })));
+    dataDirs.clear();
+  });
+  return {
+    async start(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+      const gateway = await startTestGateway(overrides);
+      running.push(gateway);
+      dataDirs.add(gateway.dataDir);
+      return gateway;
+    },
+    /** Stops a gateway but keeps its data dir, for a restart on it. */
+    async close(gateway: TestGateway): Promise<void> {
+      running.splice(running.indexOf(gateway), 1);
+      await gateway.close();
+    },
+  };
+}
+
+/** Polls a job until it is no longer running; works for in-process and child-process gateways. */
+export async function waitForJob(gateway: Pick<TestGateway, 'api'>, jobId: string, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`)).json()) as { status: string; progress: { done: number; total: number } };
