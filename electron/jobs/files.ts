@@ -19,6 +19,10 @@ export class JobFiles {
   peaksFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.peaks.json`);
   }
+  /** What a finished job leaves: its WAV and its peaks. */
+  outputs(jobId: string): string[] {
+    return [this.audioFile(jobId), this.peaksFile(jobId)];
+  }
 }
 
 /** Files being written carry this suffix until they are complete and renamed. */

@@ -107,7 +107,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   }
 
   async removeAudio(id: string): Promise<void> {
-    await Promise.all([this.files.audioFile(id), this.files.peaksFile(id)].map((f) => rm(f, { force: true })));
+    await Promise.all(this.files.outputs(id).map((f) => rm(f, { force: true })));
   }
 
   get isPaused(): boolean {
@@ -275,7 +275,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   private async removeWorkFiles(job: ActiveJob): Promise<void> {
     const id = job.row.id;
     await Promise.allSettled([...job.running]);
-    const outputs = [this.files.audioFile(id), this.files.peaksFile(id)].flatMap((f) => [f, f + PARTIAL]);
+    const outputs = this.files.outputs(id).flatMap((f) => [f, f + PARTIAL]);
     await Promise.all([this.files.chunkDir(id), ...outputs].map((f) => rm(f, { recursive: true, force: true }))).catch((error: Error) => {
       console.warn(`Orator could not remove the work files of job ${id}: ${error.message}`);
     });
