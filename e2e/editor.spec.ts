@@ -20,7 +20,9 @@ test('the draft survives a restart; counts and the inline/job hint follow the te
 test('opens a .txt file, and takes a dropped .md file', async ({ studio: page, snap }) => {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Open file…' }).click();
-  await (await chooser).setFiles({ name: 'chapter.txt', mimeType: 'text/plain', buffer: Buffer.from('Chapter one. It was a dark and stormy night.') });
+  await (
+    await chooser
+  ).setFiles({ name: 'chapter.txt', mimeType: 'text/plain', buffer: Buffer.from('Chapter one. It was a dark and stormy night.') });
   await expect(page.getByRole('textbox', { name: 'Text to speak' })).toHaveValue('Chapter one. It was a dark and stormy night.');
 
   const transfer = await page.evaluateHandle(() => {

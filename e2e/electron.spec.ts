@@ -17,7 +17,14 @@ test('opens the studio in a locked-down window, connected through the preload br
   expect(seen.process).toBe('undefined');
 
   // The CSP allows the gateway only; new windows are denied.
-  expect(await page.evaluate(() => fetch('https://example.com/').then(() => 'reached', () => 'blocked'))).toBe('blocked');
+  expect(
+    await page.evaluate(() =>
+      fetch('https://example.com/').then(
+        () => 'reached',
+        () => 'blocked',
+      ),
+    ),
+  ).toBe('blocked');
   expect(await page.evaluate(() => window.open('https://example.com/') === null)).toBe(true);
   // The key is added by main to the player's job-audio requests only, never to other routes.
   expect(await page.evaluate((url) => fetch(`${url}/api/v1/tts/jobs`).then((r) => r.status), gateway.url)).toBe(401);

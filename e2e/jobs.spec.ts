@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { api, expect, test } from './fixtures';
 import { dock, expectTimeAdvances, longText, playerReady } from './helpers';
 
-test('long text becomes a job: progress moves, it finishes, streams, plays and downloads a WAV', async ({ studio: page, gateway, snap }) => {
+test('long text becomes a job: progress moves, it finishes, streams, plays and downloads a WAV', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
   // About 8 s on an idle 2-core machine; room for a busy one.
   test.setTimeout(150_000);
   const editor = page.getByRole('textbox', { name: 'Text to speak' });
@@ -83,7 +87,10 @@ test('cancels a running job, then retries it', async ({ studio: page, snap }) =>
 });
 
 test('jobs started elsewhere appear live in the list', async ({ studio: page, gateway, snap }) => {
-  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: longText(3000), voice: 'espeak-ng:en-gb' }) });
+  const response = await api(gateway, '/api/v1/tts/synthesize', {
+    method: 'POST',
+    body: JSON.stringify({ text: longText(3000), voice: 'espeak-ng:en-gb' }),
+  });
   expect(response.status).toBe(202);
   const { job_id } = (await response.json()) as { job_id: string };
   const row = page.locator(`li.job[data-job-id="${job_id}"]`);

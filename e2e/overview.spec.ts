@@ -22,10 +22,15 @@ test('the studio at a glance: finished, running and failed jobs side by side wit
   await expect(page.locator(`li.job[data-job-id="${done1}"]`)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(page.locator(`li.job[data-job-id="${done2}"]`)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(page.locator(`li.job[data-job-id="${failed}"]`)).toContainText('Cancelled');
-  await expect(page.locator(`li.job[data-job-id="${done1}"] .job-title`)).toHaveText(/^Chapter Two. The Keeper's Log The lighthouse keeper/);
+  await expect(page.locator(`li.job[data-job-id="${done1}"] .job-title`)).toHaveText(
+    /^Chapter Two. The Keeper's Log The lighthouse keeper/,
+  );
 
   await page.getByRole('textbox', { name: 'Text to speak' }).fill(CHAPTER);
-  await page.locator(`li.job[data-job-id="${done1}"]`).getByRole('button', { name: /^Play job/ }).click();
+  await page
+    .locator(`li.job[data-job-id="${done1}"]`)
+    .getByRole('button', { name: /^Play job/ })
+    .click();
   await playerReady(page);
   await dock(page).getByRole('button', { name: 'Pause' }).click();
   // Seek by clicking the waveform, about a third of the way in.
@@ -36,7 +41,9 @@ test('the studio at a glance: finished, running and failed jobs side by side wit
 
   const running = await startJob(gateway, `Chapter Five. The Relief Boat\n\n${longText(400_000)}`, 'espeak-ng:en-us');
   const row = page.locator(`li.job[data-job-id="${running}"]`);
-  await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0.04);
+  await expect
+    .poll(async () => Number(await row.getByRole('progressbar').getAttribute('value')), { timeout: 30_000 })
+    .toBeGreaterThan(0.04);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(ARTIFACTS, 'studio-overview.png') });
 

@@ -17,7 +17,13 @@ test('connects, speaks short text inline, and queues long text as a job that fin
   await page.getByRole('button', { name: 'Synthesize' }).click();
   expect(await playerReady(page)).toBeGreaterThan(1);
   await expect(dock(page)).toHaveAttribute('data-mode', 'inline');
-  await expect.poll(() => dock(page).locator('.waveform > div').evaluate((host) => host.shadowRoot?.querySelectorAll('canvas').length ?? 0)).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      dock(page)
+        .locator('.waveform > div')
+        .evaluate((host) => host.shadowRoot?.querySelectorAll('canvas').length ?? 0),
+    )
+    .toBeGreaterThan(0);
   await expectTimeAdvances(page);
   await snap('studio-inline');
 

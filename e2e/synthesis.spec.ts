@@ -11,7 +11,13 @@ test('synthesizes short text inline: waveform, playback, keyboard, speed, downlo
   expect(duration).toBeGreaterThan(3);
   await expect(dock(page)).toHaveAttribute('data-mode', 'inline');
   // The waveform is drawn (wavesurfer renders canvases in its shadow root).
-  await expect.poll(() => dock(page).locator('.waveform > div').evaluate((host) => host.shadowRoot?.querySelectorAll('canvas').length ?? 0)).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      dock(page)
+        .locator('.waveform > div')
+        .evaluate((host) => host.shadowRoot?.querySelectorAll('canvas').length ?? 0),
+    )
+    .toBeGreaterThan(0);
   await expectTimeAdvances(page);
 
   // Keyboard: Space pauses, the arrow seeks.

@@ -2,14 +2,18 @@ import { api, expect, test } from './fixtures';
 import { dock, expectTimeAdvances, playerReady } from './helpers';
 
 test('unavailable engines say why and how to install them', async ({ studio: page, gateway, snap }) => {
-  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as { engines: { name: string; available: boolean; reason?: string }[] };
+  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as {
+    engines: { name: string; available: boolean; reason?: string }[];
+  };
   const missing = engines.filter((e) => !e.available);
   // On any one system some engine is missing: macOS speech and Windows SAPI exclude each other.
   expect(missing.length).toBeGreaterThan(0);
   await page.getByRole('tab', { name: 'Voices' }).click();
   await page.getByText(`Not installed (${missing.length})`).click();
   for (const engine of missing) {
-    await expect(page.locator('.missing-engine').filter({ has: page.getByText(engine.name, { exact: true }) })).toContainText(engine.reason!);
+    await expect(page.locator('.missing-engine').filter({ has: page.getByText(engine.name, { exact: true }) })).toContainText(
+      engine.reason!,
+    );
   }
   await snap('voices-not-installed');
 });
@@ -68,7 +72,11 @@ test('previews a voice: the player plays it', async ({ studio: page, snap }) => 
   await snap('voices-preview');
 });
 
-test('voices are listed by name, languages named one way, and equal names on two engines told apart', async ({ studio: page, gateway, snap }) => {
+test('voices are listed by name, languages named one way, and equal names on two engines told apart', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
   await page.getByRole('tab', { name: 'Voices' }).click();
   const rows = page.locator('tbody tr');
   await expect.poll(async () => rows.count()).toBeGreaterThan(100);
@@ -96,10 +104,14 @@ test('voices are listed by name, languages named one way, and equal names on two
   await snap('voices-sorted');
 
   // Voices that share a name on two engines (SVOX Pico and pico2wave, Flite and flite) differ once chosen.
-  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as { engines: { id: string; name: string; available: boolean }[] };
+  const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as {
+    engines: { id: string; name: string; available: boolean }[];
+  };
   const byName = new Map<string, { id: string; engine: string }[]>();
   for (const engine of engines.filter((e) => e.available)) {
-    const { voices } = (await (await api(gateway, `/api/v1/tts/engines/${engine.id}`)).json()) as { voices: { id: string; name: string }[] };
+    const { voices } = (await (await api(gateway, `/api/v1/tts/engines/${engine.id}`)).json()) as {
+      voices: { id: string; name: string }[];
+    };
     for (const v of voices) byName.set(v.name, [...(byName.get(v.name) ?? []), { id: v.id, engine: engine.name }]);
   }
   const twins = [...byName.values()].find((list) => list.length > 1 && !list[0]!.id.startsWith('espeak-ng'));

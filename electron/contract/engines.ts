@@ -49,12 +49,15 @@ export const EngineSummary = Type.Object({
   capabilities: Capabilities,
   kind: Type.Optional(
     Type.Union([Type.Literal('embedded'), Type.Literal('system'), Type.Literal('neural')], {
-      description: 'embedded = ships with Orator (WebAssembly); system = a program installed on this machine; neural = model files the user supplies',
+      description:
+        'embedded = ships with Orator (WebAssembly); system = a program installed on this machine; neural = model files the user supplies',
     }),
   ),
   options: Type.Optional(OptionSupport),
   warnings: Type.Optional(
-    Type.Array(Type.String(), { description: 'Problems found while probing that leave the engine usable, e.g. a malformed model folder that was skipped' }),
+    Type.Array(Type.String(), {
+      description: 'Problems found while probing that leave the engine usable, e.g. a malformed model folder that was skipped',
+    }),
   ),
 });
 export type EngineSummary = Static<typeof EngineSummary>;

@@ -5,12 +5,17 @@ export const SETTINGS_PATH = `${TTS_ROOT}/settings`;
 export const API_KEY_PATH = `${SETTINGS_PATH}/api-key`;
 
 /** Loopback names and IP literals, or a DNS name: what a listen() host may be. */
-const HOST_PATTERN = '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$';
+const HOST_PATTERN =
+  '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$';
 
 /** The settings a person changes in the studio; stored as settings.json in the data dir. */
 export const Settings = Type.Object(
   {
-    host: Type.String({ pattern: HOST_PATTERN, maxLength: 253, description: 'Address the gateway binds; anything but loopback exposes it to the network' }),
+    host: Type.String({
+      pattern: HOST_PATTERN,
+      maxLength: 253,
+      description: 'Address the gateway binds; anything but loopback exposes it to the network',
+    }),
     port: Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one at each start' }),
     inline_threshold: Type.Integer({ minimum: 1, description: 'Longest text (code points) answered inline; longer text becomes a job' }),
     max_text_length: Type.Integer({ minimum: 1, description: 'Longest text (code points) accepted at all' }),

@@ -75,7 +75,16 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       const program = executable;
       if (!program) throw new Error(`${spec.name} has not been found`);
       // The time limit starts with the process, not while the request waits for a slot.
-      return slots.run(lane, () => synthesizeWithTool(program, (files) => spec.command(request, files), request.text, { signal, timeoutMs: overrides.timeoutMs, tempDir: overrides.tempDir }), signal);
+      return slots.run(
+        lane,
+        () =>
+          synthesizeWithTool(program, (files) => spec.command(request, files), request.text, {
+            signal,
+            timeoutMs: overrides.timeoutMs,
+            tempDir: overrides.tempDir,
+          }),
+        signal,
+      );
     },
   };
 }

@@ -98,7 +98,9 @@ describe('cliAdapter', () => {
     const log = path.join(dir, 'log');
     await writeFile(path.join(dir, 'fixed.wav'), encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) }));
     // Logs its start and end (the text names the request), takes a while, writes the WAV.
-    const engine = await script(`echo "start $(cat "$1")" >> "${log}"; sleep 0.3; echo "end $(cat "$1")" >> "${log}"; cp "${dir}/fixed.wav" "$2"`);
+    const engine = await script(
+      `echo "start $(cat "$1")" >> "${log}"; sleep 0.3; echo "end $(cat "$1")" >> "${log}"; cp "${dir}/fixed.wav" "$2"`,
+    );
     const adapter = cliAdapter({ ...spec, program: engine, command: (_r, f) => ({ args: [f.textFile, f.wavFile] }) }, { concurrency: 2 });
     expect(await adapter.probe()).toMatchObject({ available: true });
     const run = (text: string, lane: 'interactive' | 'batch') => adapter.synthesize({ ...request, text }, { lane });

@@ -54,7 +54,8 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
       }
     };
     const timer = setTimeout(
-      () => kill(new ApiError('engine_timeout', `${path.basename(executable)} did not finish within ${timeoutMs / 1000} s and was stopped.`)),
+      () =>
+        kill(new ApiError('engine_timeout', `${path.basename(executable)} did not finish within ${timeoutMs / 1000} s and was stopped.`)),
       timeoutMs,
     );
     const onAbort = () => kill(options.signal!.reason);

@@ -16,9 +16,7 @@ export interface Pcm {
   samples: Int16Array;
 }
 
-export type Probe =
-  | { available: true; voices: Voice[]; defaultVoice: string; warnings?: string[] }
-  | { available: false; reason: string };
+export type Probe = { available: true; voices: Voice[]; defaultVoice: string; warnings?: string[] } | { available: false; reason: string };
 
 export type EngineKind = NonNullable<EngineSummary['kind']>;
 
@@ -87,6 +85,9 @@ export function toBcp47(tag: string): string {
   try {
     return Intl.getCanonicalLocales(candidate)[0]!;
   } catch {
-    return `und-x-${tag.toLowerCase().replace(/[^a-z\d]+/g, '-').slice(0, 8)}`;
+    return `und-x-${tag
+      .toLowerCase()
+      .replace(/[^a-z\d]+/g, '-')
+      .slice(0, 8)}`;
   }
 }

@@ -5,7 +5,14 @@ import { LaneLimiter, type Lane } from './lanes';
 function gate(log: string[], name: string) {
   let open!: () => void;
   const done = new Promise<void>((resolve) => (open = resolve));
-  return { task: async () => { log.push(name); await done; return name; }, open };
+  return {
+    task: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    open,
+  };
 }
 
 describe('LaneLimiter', () => {
@@ -39,7 +46,7 @@ describe('LaneLimiter', () => {
     expect([limiter.active, limiter.queued]).toEqual([0, 0]);
   });
 
-  it('takes an aborted task out of the queue with the signal\'s reason, and frees the slot of a failed one', async () => {
+  it("takes an aborted task out of the queue with the signal's reason, and frees the slot of a failed one", async () => {
     const limiter = new LaneLimiter(1);
     const log: string[] = [];
     const first = gate(log, 'first');
@@ -52,7 +59,11 @@ describe('LaneLimiter', () => {
     first.open();
     await running;
     await expect(limiter.run('batch', () => Promise.reject(new Error('engine broke')))).rejects.toThrow('engine broke');
-    await expect(limiter.run('batch', () => { throw new Error('thrown at once'); })).rejects.toThrow('thrown at once');
+    await expect(
+      limiter.run('batch', () => {
+        throw new Error('thrown at once');
+      }),
+    ).rejects.toThrow('thrown at once');
     expect(await limiter.run('batch', async () => 'still works')).toBe('still works');
     await expect(limiter.run('batch', async () => 'x', AbortSignal.abort(new Error('too late')))).rejects.toThrow('too late');
   });

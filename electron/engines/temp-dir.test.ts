@@ -94,7 +94,10 @@ describe('the temp root of system engines', () => {
       } finally {
         watcher.close();
       }
-      expect(created.some((name) => name.startsWith('orator-')), `${engine!.id} created: ${created.join(', ')}`).toBe(true);
+      expect(
+        created.some((name) => name.startsWith('orator-')),
+        `${engine!.id} created: ${created.join(', ')}`,
+      ).toBe(true);
       expect(await readdir(root)).toEqual([]);
     } finally {
       await pool.close();
@@ -116,7 +119,9 @@ describe('the temp root of system engines', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', runner], { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      const enginePid = Number(await until(async () => (await readFile(path.join(base, 'engine.pid'), 'utf8').catch(() => '')).trim() || undefined));
+      const enginePid = Number(
+        await until(async () => (await readFile(path.join(base, 'engine.pid'), 'utf8').catch(() => '')).trim() || undefined),
+      );
       const left = await readdir(root);
       expect(left).toHaveLength(1);
       expect(left[0]).toMatch(/^orator-/);

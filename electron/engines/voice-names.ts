@@ -22,7 +22,10 @@ export function languageName(tag: string): string | null {
 }
 
 /** "Name (language, gender, detail)", leaving out what is unknown. */
-export function describeVoice(name: string, details: { language?: string; gender?: string | undefined; technique?: string | undefined }): string {
+export function describeVoice(
+  name: string,
+  details: { language?: string; gender?: string | undefined; technique?: string | undefined },
+): string {
   const parts = [details.language ? languageName(details.language) : null, details.gender, details.technique].filter(Boolean);
   return parts.length ? `${name} (${parts.join(', ')})` : name;
 }
@@ -32,7 +35,27 @@ export function describeVoice(name: string, details: { language?: string; gender
  * cmu_us_*_arctic and cmu_us_*_cg voices, RHVoice's English voices, flite's), the Italian diphone
  * speakers PC and LP, and MBROLA databases (us1, en1).
  */
-const INITIALS = new Set(['pc', 'lp', 'aew', 'ahw', 'aup', 'awb', 'axb', 'bdl', 'clb', 'eey', 'fem', 'gka', 'jmk', 'ksp', 'ljm', 'lnh', 'rms', 'rxr', 'slt']);
+const INITIALS = new Set([
+  'pc',
+  'lp',
+  'aew',
+  'ahw',
+  'aup',
+  'awb',
+  'axb',
+  'bdl',
+  'clb',
+  'eey',
+  'fem',
+  'gka',
+  'jmk',
+  'ksp',
+  'ljm',
+  'lnh',
+  'rms',
+  'rxr',
+  'slt',
+]);
 
 export function speakerName(speaker: string): string {
   if (INITIALS.has(speaker.toLowerCase()) || /^[a-z]{1,3}\d+$/i.test(speaker)) return speaker.toUpperCase();

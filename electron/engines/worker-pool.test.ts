@@ -35,9 +35,9 @@ describe('embedded engines on the worker pool', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(new Error('cancelled by the job')), 200);
     const started = Date.now();
-    await expect(adapter.synthesize({ ...request(SENTENCE.repeat(40)), voice: 'male' }, { lane: 'batch', signal: abort.signal })).rejects.toThrow(
-      'cancelled by the job',
-    );
+    await expect(
+      adapter.synthesize({ ...request(SENTENCE.repeat(40)), voice: 'male' }, { lane: 'batch', signal: abort.signal }),
+    ).rejects.toThrow('cancelled by the job');
     expect(Date.now() - started).toBeLessThan(3000);
   });
 

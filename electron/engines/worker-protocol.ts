@@ -2,9 +2,7 @@ import type { Voice } from '../contract';
 import type { Pcm, SynthesisRequest } from './engine';
 
 /** Messages to the synthesis worker threads (see worker.ts). */
-export type WorkerTask =
-  | { kind: 'voices'; engine: string }
-  | { kind: 'synthesize'; engine: string; request: SynthesisRequest };
+export type WorkerTask = { kind: 'voices'; engine: string } | { kind: 'synthesize'; engine: string; request: SynthesisRequest };
 
 export type WorkerReply<T extends WorkerTask> = T extends { kind: 'voices' } ? Voice[] : Pcm;
 

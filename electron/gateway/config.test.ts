@@ -5,16 +5,27 @@ import { allowedHosts } from './plugins/host-check';
 describe('configFromArgs', () => {
   it('has safe defaults', () => {
     const config = configFromArgs([], { XDG_CONFIG_HOME: '/cfg' });
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 5700, inlineThreshold: 1000, maxTextLength: 2_000_000, dataDir: '/cfg/Orator' });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 5700,
+      inlineThreshold: 1000,
+      maxTextLength: 2_000_000,
+      dataDir: '/cfg/Orator',
+    });
     expect(config.apiKey).toBeUndefined();
     expect(config.bodyLimit).toBeUndefined(); // follows the maximum text length: bodyLimitFor
   });
 
   it('sizes the body limit for the longest text in the most escaped JSON', () => {
     const astral = '𝔸'.repeat(DEFAULTS.maxTextLength);
-    expect(Buffer.byteLength(JSON.stringify({ text: astral }).replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}\\u${c.charCodeAt(1).toString(16)}`))).toBeLessThanOrEqual(
-      bodyLimitFor(DEFAULTS.maxTextLength),
-    );
+    expect(
+      Buffer.byteLength(
+        JSON.stringify({ text: astral }).replace(
+          /[^\x00-\x7f]/gu,
+          (c) => `\\u${c.charCodeAt(0).toString(16)}\\u${c.charCodeAt(1).toString(16)}`,
+        ),
+      ),
+    ).toBeLessThanOrEqual(bodyLimitFor(DEFAULTS.maxTextLength));
   });
 
   it('takes flags over environment', () => {

@@ -55,7 +55,14 @@ describe('GET /api/v1/openapi.json', () => {
     expect(response.status).toBe(200);
     const doc = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> };
     expect(doc.openapi).toMatch(/^3\./);
-    for (const route of ['/api/v1/tts/engines', '/api/v1/tts/engines/{id}', '/api/v1/tts/synthesize', '/api/v1/tts/preview', '/api/v1/tts/jobs/{id}', '/api/v1/tts/jobs/{id}/audio']) {
+    for (const route of [
+      '/api/v1/tts/engines',
+      '/api/v1/tts/engines/{id}',
+      '/api/v1/tts/synthesize',
+      '/api/v1/tts/preview',
+      '/api/v1/tts/jobs/{id}',
+      '/api/v1/tts/jobs/{id}/audio',
+    ]) {
       expect(doc.paths).toHaveProperty([route]);
     }
     expect(JSON.stringify(doc.paths['/api/v1/tts/synthesize']!.post!.requestBody)).toContain('"maximum":2');

@@ -18,8 +18,7 @@ async function expectError(pending: Response | Promise<Response>, status: number
 }
 
 describe.each(['/api/v1/tts/synthesize', '/api/v1/tts/preview'])('errors of POST %s', (route) => {
-  const raw = (body: string, type?: string) =>
-    gateway.api(route, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
+  const raw = (body: string, type?: string) => gateway.api(route, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
 
   it('rejects a body that is not JSON', () => expectError(raw('{"text": ', 'application/json'), 400, 'invalid_json'));
   it('rejects an empty JSON body', () => expectError(raw('', 'application/json'), 400, 'invalid_json'));
@@ -31,7 +30,8 @@ describe.each(['/api/v1/tts/synthesize', '/api/v1/tts/preview'])('errors of POST
   it('rejects non-string text', () => expectError(gateway.post(route, { text: 42 }), 400, 'invalid_request'));
   it('rejects a JSON array', () => expectError(gateway.post(route, ['hi']), 400, 'invalid_request'));
   it('rejects an unknown voice', () => expectError(gateway.post(route, { text: 'hi', voice: 'espeak-ng:xx-nope' }), 422, 'unknown_voice'));
-  it('rejects a voice of an unknown engine', () => expectError(gateway.post(route, { text: 'hi', voice: 'nope:en' }), 422, 'unknown_voice'));
+  it('rejects a voice of an unknown engine', () =>
+    expectError(gateway.post(route, { text: 'hi', voice: 'nope:en' }), 422, 'unknown_voice'));
   it('rejects an unknown engine', () => expectError(gateway.post(route, { text: 'hi', engine: 'nope' }), 422, 'unknown_engine'));
   it('rejects a voice of another engine', () =>
     expectError(gateway.post(route, { text: 'hi', engine: 'espeak-ng-system', voice: 'espeak-ng:en-us' }), 422, 'unknown_voice'));
@@ -62,7 +62,11 @@ describe('limits of POST /synthesize', () => {
   });
   it('refuses prototype keys', async () => {
     const body = '{"text":"hi","__proto__":{"polluted":true}}';
-    const message = await expectError(gateway.api('/api/v1/tts/synthesize', { method: 'POST', body, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    const message = await expectError(
+      gateway.api('/api/v1/tts/synthesize', { method: 'POST', body, headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
     expect(message).toContain('__proto__');
   });
   it('rejects unknown fields', () => expectError(gateway.post('/api/v1/tts/synthesize', { text: 'hi', speed: 2 }), 400, 'invalid_request'));

@@ -55,14 +55,24 @@ describe('a long job', () => {
     const file = Buffer.from(await (await gateway.api(last.audio!.url)).arrayBuffer());
     const seconds = expectSpeech(file, { sampleRate: 22050 });
     const db = database();
-    const chunks = db.prepare('SELECT samples, pause_ms FROM chunks WHERE job_id = ? ORDER BY idx').all(id) as { samples: number; pause_ms: number }[];
+    const chunks = db.prepare('SELECT samples, pause_ms FROM chunks WHERE job_id = ? ORDER BY idx').all(id) as {
+      samples: number;
+      pause_ms: number;
+    }[];
     db.close();
-    const expected = chunks.reduce((sum, c, i) => sum + c.samples + (i < chunks.length - 1 ? Math.round((c.pause_ms / 1000) * 22050) : 0), 0);
+    const expected = chunks.reduce(
+      (sum, c, i) => sum + c.samples + (i < chunks.length - 1 ? Math.round((c.pause_ms / 1000) * 22050) : 0),
+      0,
+    );
     expect(Math.round(seconds * 22050)).toBe(expected);
     expect(last.audio!.duration_s).toBeCloseTo(seconds, 3);
     expect(last.audio!.bytes).toBe(file.length);
 
-    const peaks = (await (await gateway.api(`/api/v1/tts/jobs/${id}/peaks`)).json()) as { peaks: number[]; peaks_per_second: number; duration_s: number };
+    const peaks = (await (await gateway.api(`/api/v1/tts/jobs/${id}/peaks`)).json()) as {
+      peaks: number[];
+      peaks_per_second: number;
+      duration_s: number;
+    };
     expect(peaks.duration_s).toBeCloseTo(seconds, 3);
     expect(peaks.peaks.length).toBe(Math.ceil(seconds * peaks.peaks_per_second - 1e-9));
     expect(peaks.peaks.reduce((a, b) => Math.max(a, b), 0)).toBeGreaterThan(0.1);

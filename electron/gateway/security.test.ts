@@ -31,10 +31,17 @@ describe('API key', () => {
 
   it('guards every API route of the OpenAPI document, however its path is spelled', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const routes = Object.entries(doc.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), route] as const));
+    const routes = Object.entries(doc.paths).flatMap(([route, methods]) =>
+      Object.keys(methods).map((method) => [method.toUpperCase(), route] as const),
+    );
     expect(routes.length).toBeGreaterThan(15);
     const id = '00000000-0000-4000-8000-000000000000';
-    const spellings = (path: string) => [path, path.replace('/api/', '/%61pi/'), path.replace('/tts/', '/%74ts/'), path.replace('/api/v1/', '/api//v1/')];
+    const spellings = (path: string) => [
+      path,
+      path.replace('/api/', '/%61pi/'),
+      path.replace('/tts/', '/%74ts/'),
+      path.replace('/api/v1/', '/api//v1/'),
+    ];
     for (const [method, route] of routes) {
       expect(route.startsWith('/api/v1/tts')).toBe(true);
       const path = route.replace('{id}', route.startsWith('/api/v1/tts/engines') ? 'espeak-ng' : id);
@@ -72,11 +79,17 @@ describe('API key', () => {
 });
 
 describe('Host header (DNS rebinding)', () => {
-  it.each(['evil.example', `evil.example:${0}`, '127.0.0.1:1', 'localhost.evil.example'])('rejects Host %s with 403 forbidden_host', async (host) => {
-    const response = await rawGet('/api/v1/tts/engines', { host: host.replace(':0', `:${gateway.port}`), authorization: `Bearer ${gateway.apiKey}` });
-    expect(response.status).toBe(403);
-    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'forbidden_host' } });
-  });
+  it.each(['evil.example', `evil.example:${0}`, '127.0.0.1:1', 'localhost.evil.example'])(
+    'rejects Host %s with 403 forbidden_host',
+    async (host) => {
+      const response = await rawGet('/api/v1/tts/engines', {
+        host: host.replace(':0', `:${gateway.port}`),
+        authorization: `Bearer ${gateway.apiKey}`,
+      });
+      expect(response.status).toBe(403);
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'forbidden_host' } });
+    },
+  );
 
   it('rejects foreign hosts even on public routes', async () => {
     expect((await rawGet('/', { host: 'evil.example' })).status).toBe(403);

@@ -12,7 +12,9 @@ const start = gateways.start;
 describe('starting the gateway', () => {
   it('refuses a second gateway on the same data folder while the first runs', async () => {
     const first = await start();
-    await expect(startTestGateway({ dataDir: first.dataDir })).rejects.toThrow(/Another Orator gateway \(process \d+\) is using the data folder/);
+    await expect(startTestGateway({ dataDir: first.dataDir })).rejects.toThrow(
+      /Another Orator gateway \(process \d+\) is using the data folder/,
+    );
     expect((await first.api('/api/v1/tts/engines')).status).toBe(200);
     await gateways.close(first);
     const again = await start({ dataDir: first.dataDir });

@@ -65,7 +65,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const db = openDatabase(config.dataDir);
     undo.unshift(() => db.close());
     const store = new JobStore(db);
-    const runner = new JobRunner({ store, registry, dataDir: config.dataDir, concurrency: pool.threads, maxQueuedJobs: config.maxQueuedJobs });
+    const runner = new JobRunner({
+      store,
+      registry,
+      dataDir: config.dataDir,
+      concurrency: pool.threads,
+      maxQueuedJobs: config.maxQueuedJobs,
+    });
     await runner.recover();
     const jobs = new JobService(store, runner, registry, () => config.retentionHours);
 
@@ -84,7 +90,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
     const port = (app.server.address() as AddressInfo).port;
-    const extraHosts = (process.env.ORATOR_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const extraHosts = (process.env.ORATOR_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean);
     hosts = allowedHosts(config.host, port, extraHosts);
     runner.start();
     const stopSweeper = startRetentionSweeper(store, runner);

@@ -61,7 +61,6 @@ describe('chunkText', () => {
   });
 });
 
-
 describe('titleOf', () => {
   it('takes the start of the text on one line, in whole words', () => {
     expect(titleOf('Chapter One\n\nThe lighthouse stood')).toBe('Chapter One The lighthouse stood');

@@ -112,7 +112,10 @@ export const TITLE_CHARS = 80;
 
 /** The start of a text as a one-line title: whole words, at most TITLE_CHARS characters. */
 export function titleOf(text: string): string {
-  const line = text.slice(0, 4 * TITLE_CHARS).replace(/\s+/g, ' ').trim();
+  const line = text
+    .slice(0, 4 * TITLE_CHARS)
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = [...line];
   if (chars.length <= TITLE_CHARS) return line;
   const cut = chars.slice(0, TITLE_CHARS - 1).join('');

@@ -71,7 +71,10 @@ describe('crash recovery', () => {
       const file = Buffer.from(await (await second.api(`/api/v1/tts/jobs/${id}/audio`)).arrayBuffer());
       const seconds = expectSpeech(file, { sampleRate: 22050 });
       const chunks = chunkStates().filter((c) => c.job_id === id);
-      const expected = chunks.reduce((sum, c, i) => sum + c.samples! + (i < chunks.length - 1 ? Math.round((c.pause_ms / 1000) * 22050) : 0), 0);
+      const expected = chunks.reduce(
+        (sum, c, i) => sum + c.samples! + (i < chunks.length - 1 ? Math.round((c.pause_ms / 1000) * 22050) : 0),
+        0,
+      );
       expect(Math.round(seconds * 22050)).toBe(expected);
     }
 

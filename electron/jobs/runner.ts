@@ -139,7 +139,12 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.active.clear();
   }
 
-  private insert(resolved: ResolvedVoice, chunks: Chunk[], job: JobOptions & Pick<JobRow, 'title' | 'characters'>, expiresAt: string | null): JobRow {
+  private insert(
+    resolved: ResolvedVoice,
+    chunks: Chunk[],
+    job: JobOptions & Pick<JobRow, 'title' | 'characters'>,
+    expiresAt: string | null,
+  ): JobRow {
     const { store, maxQueuedJobs } = this.options;
     if (store.countInStates(['queued', 'running']) >= maxQueuedJobs) {
       throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, { 'retry-after': '30' });
@@ -147,7 +152,10 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     const id = randomUUID();
     const { title, characters, rate, pitch, volume } = job;
     const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
-    store.insert({ id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt }, chunks);
+    store.insert(
+      { id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt },
+      chunks,
+    );
     this.activate(id);
     this.pump();
     return store.get(id)!;
@@ -216,7 +224,10 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     try {
       return this.options.registry.resolve({ voice: row.voice }).adapter;
     } catch (error) {
-      throw new ApiError('engine_unavailable', `The engine of this job (${row.engine}) is not available any more: ${(error as Error).message}`);
+      throw new ApiError(
+        'engine_unavailable',
+        `The engine of this job (${row.engine}) is not available any more: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -285,6 +296,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 function toJobError(error: unknown): JobError {
   if (error instanceof ApiError) return error;
   const err = error as NodeJS.ErrnoException;
-  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL') return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL')
+    return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
   return { code: 'engine_error', message: `The engine failed: ${err.message ?? String(error)}` };
 }

@@ -35,7 +35,10 @@ export interface ChunkRow {
   attempts: number;
 }
 
-export type NewJob = Pick<JobRow, 'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'> & {
+export type NewJob = Pick<
+  JobRow,
+  'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
+> & {
   expires_at?: string | null;
 };
 
@@ -87,7 +90,9 @@ export class JobStore {
   }
 
   idsInStates(states: JobState[]): string[] {
-    const rows = this.db.prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, id`).all(...states);
+    const rows = this.db
+      .prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, id`)
+      .all(...states);
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
@@ -106,15 +111,23 @@ export class JobStore {
   /** Records a finished chunk (its audio file is already in place) and returns the job's new count. */
   chunkDone(jobId: string, idx: number, samples: number, sampleRate: number): number {
     return this.db.transaction(() => {
-      const changed = this.db.prepare('UPDATE chunks SET done = 1, samples = ? WHERE job_id = ? AND idx = ? AND done = 0').run(samples, jobId, idx);
+      const changed = this.db
+        .prepare('UPDATE chunks SET done = 1, samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
+        .run(samples, jobId, idx);
       if (changed.changes) {
-        this.db.prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?').run(sampleRate, jobId);
+        this.db
+          .prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?')
+          .run(sampleRate, jobId);
       }
       return (this.db.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
     })();
   }
 
-  transition(id: string, to: JobState, fields: Partial<Pick<JobRow, 'finished_at' | 'error_code' | 'error_message' | 'audio_bytes' | 'duration_s'>> = {}): void {
+  transition(
+    id: string,
+    to: JobState,
+    fields: Partial<Pick<JobRow, 'finished_at' | 'error_code' | 'error_message' | 'audio_bytes' | 'duration_s'>> = {},
+  ): void {
     this.db.transaction(() => {
       const row = this.get(id);
       if (!row) throw new Error(`No job ${id}`);

@@ -16,7 +16,14 @@ export function toJobView(row: JobRow): Job {
     ...(row.finished_at ? { finished_at: row.finished_at } : {}),
     ...(row.expires_at ? { expires_at: row.expires_at } : {}),
     ...(row.state === 'done' && row.audio_bytes !== null
-      ? { audio: { url: jobAudioPath(row.id), content_type: 'audio/wav', duration_s: Math.round((row.duration_s ?? 0) * 1000) / 1000, bytes: row.audio_bytes ?? 0 } }
+      ? {
+          audio: {
+            url: jobAudioPath(row.id),
+            content_type: 'audio/wav',
+            duration_s: Math.round((row.duration_s ?? 0) * 1000) / 1000,
+            bytes: row.audio_bytes ?? 0,
+          },
+        }
       : {}),
     ...(row.state === 'failed' ? { error: { code: row.error_code ?? 'failed', message: row.error_message ?? 'The job failed.' } } : {}),
   };

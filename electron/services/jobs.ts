@@ -101,7 +101,9 @@ export class JobService {
     const row = this.row(id);
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {
-      throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, { 'retry-after': '1' });
+      throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, {
+        'retry-after': '1',
+      });
     }
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) {
       throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
@@ -116,6 +118,7 @@ function encodeCursor(row: JobRow): string {
 
 function decodeCursor(cursor: string): { created_at: string; id: string } {
   const [created_at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!created_at || !id || Number.isNaN(Date.parse(created_at))) throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
+  if (!created_at || !id || Number.isNaN(Date.parse(created_at)))
+    throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
   return { created_at, id };
 }

@@ -62,9 +62,11 @@ export class SynthesisService {
   }
 
   private async inline(resolved: ResolvedVoice, text: string, options: ReturnType<typeof prosody>): Promise<InlineAudio> {
-    const pcm = await resolved.adapter.synthesize({ text, voice: resolved.localName, ...options }, { lane: 'interactive' }).catch((error: Error) => {
-      throw error instanceof ApiError ? error : new ApiError('engine_error', `The engine failed: ${error.message}`);
-    });
+    const pcm = await resolved.adapter
+      .synthesize({ text, voice: resolved.localName, ...options }, { lane: 'interactive' })
+      .catch((error: Error) => {
+        throw error instanceof ApiError ? error : new ApiError('engine_error', `The engine failed: ${error.message}`);
+      });
     if (!resolved.adapter.capabilities.volume) applyGain(pcm.samples, options.volume);
     return {
       kind: 'inline',

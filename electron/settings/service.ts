@@ -91,7 +91,9 @@ export class SettingsService {
   /** Saves all settings (only those that differ from the defaults are written) and applies the live ones. */
   async update(next: Settings): Promise<SettingsView> {
     const saved = Object.fromEntries(
-      (Object.keys(next) as SettingName[]).filter((name) => !isDeepStrictEqual(next[name], this.defaults[name])).map((name) => [name, next[name]]),
+      (Object.keys(next) as SettingName[])
+        .filter((name) => !isDeepStrictEqual(next[name], this.defaults[name]))
+        .map((name) => [name, next[name]]),
     ) as SavedSettings;
     await writeSavedSettings(this.config.dataDir, saved);
     this.saved = saved;

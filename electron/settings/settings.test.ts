@@ -17,7 +17,10 @@ async function start(overrides: Partial<GatewayConfig> = {}, dataDir?: string) {
   const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir: dir, ...overrides }, { workerFile: WORKER_FILE });
   open.push({ gateway, dataDir: dir });
   const api = (route: string, init: RequestInit = {}, key = gateway.apiKey) =>
-    fetch(gateway.url + route, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
+    fetch(gateway.url + route, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+    });
   return { gateway, dataDir: dir, api };
 }
 
@@ -88,7 +91,10 @@ describe('settings API', () => {
     await first.api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, max_text_length: 50, workers: 1 }) });
     // one gateway per data dir: the first one stops before the next start
     await first.gateway.close();
-    open.splice(open.findIndex((o) => o.gateway === first.gateway), 1);
+    open.splice(
+      open.findIndex((o) => o.gateway === first.gateway),
+      1,
+    );
     const second = await start({ port: 0 }, first.dataDir);
     const view = (await (await second.api(SETTINGS_PATH)).json()) as SettingsView;
     expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1 });
@@ -119,7 +125,9 @@ describe('desktop origin (CORS)', () => {
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
     // every header the studio's client sends must be allowed, or the desktop window cannot call the API
-    expect(ok.headers.get('access-control-allow-headers')!.split(', ')).toEqual(expect.arrayContaining(['authorization', 'content-type', 'range', 'x-orator-client']));
+    expect(ok.headers.get('access-control-allow-headers')!.split(', ')).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'range', 'x-orator-client']),
+    );
 
     const evil = await preflight('https://evil.example');
     expect(evil.status).not.toBe(204);

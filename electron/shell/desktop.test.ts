@@ -41,7 +41,7 @@ async function launch(options: { lock?: boolean } = {}) {
 }
 
 describe('studio window', () => {
-  it('is created with Electron\'s security flags and loads the built studio from app://', async () => {
+  it("is created with Electron's security flags and loads the built studio from app://", async () => {
     const { window, calls, userData, desktop } = await launch();
     const prefs = window.options.webPreferences!;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
@@ -49,7 +49,9 @@ describe('studio window', () => {
     expect(prefs.preload).toBe(path.join(DIST, 'preload.cjs'));
     expect(existsSync(prefs.preload!)).toBe(true);
     expect(window.loadedUrl).toBe(STUDIO);
-    expect(calls.schemes).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    expect(calls.schemes).toEqual([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
     // The gateway runs in-process on Electron's userData.
     expect(existsSync(path.join(userData, 'orator.db'))).toBe(true);
     expect(desktop.gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -116,14 +118,19 @@ describe('studio window', () => {
 });
 
 describe('streaming job audio', () => {
-  it('adds the live key to the studio\'s requests for job audio on the gateway, and to nothing else', async () => {
+  it("adds the live key to the studio's requests for job audio on the gateway, and to nothing else", async () => {
     const { desktop, api, webRequest, beforeSendHeaders } = await launch();
     const origin = desktop.gateway.url;
     expect(webRequest.filter).toEqual({ urls: [`${origin}/api/v1/tts/jobs/*/audio`] });
 
-    const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'A short job to stream.', mode: 'job' }) });
+    const accepted = await api('/api/v1/tts/synthesize', {
+      method: 'POST',
+      body: JSON.stringify({ text: 'A short job to stream.', mode: 'job' }),
+    });
     const { job_id } = (await accepted.json()) as { job_id: string };
-    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 }).toBe('done');
+    await expect
+      .poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 })
+      .toBe('done');
     const audio = `${origin}/api/v1/tts/jobs/${job_id}/audio`;
 
     // What the <audio> element sends: a Range request without the key; it leaves with it.
@@ -145,7 +152,13 @@ describe('streaming job audio', () => {
       expect(await keyOf({ url, pageUrl: STUDIO }), url).toBeUndefined();
     }
     // Other routes of the gateway: the studio's fetches carry the key themselves.
-    for (const route of ['/api/v1/tts/jobs', `/api/v1/tts/jobs/${job_id}`, `/api/v1/tts/jobs/${job_id}/peaks`, `/api/v1/tts/jobs/${job_id}/audio/x`, '/api/v1/tts/settings/api-key']) {
+    for (const route of [
+      '/api/v1/tts/jobs',
+      `/api/v1/tts/jobs/${job_id}`,
+      `/api/v1/tts/jobs/${job_id}/peaks`,
+      `/api/v1/tts/jobs/${job_id}/audio/x`,
+      '/api/v1/tts/settings/api-key',
+    ]) {
       expect(await keyOf({ url: origin + route, pageUrl: STUDIO }), route).toBeUndefined();
     }
     expect(await keyOf({ url: audio, method: 'POST', pageUrl: STUDIO })).toBeUndefined();
@@ -153,7 +166,11 @@ describe('streaming job audio', () => {
 
     // A regenerated key applies at once, replacing whatever key the request had.
     const { api_key } = (await (await api('/api/v1/tts/settings/api-key', { method: 'POST', body: '{}' })).json()) as { api_key: string };
-    const renewed = await beforeSendHeaders({ url: audio, pageUrl: STUDIO, requestHeaders: { authorization: 'Bearer stale', Range: 'bytes=0-9' } });
+    const renewed = await beforeSendHeaders({
+      url: audio,
+      pageUrl: STUDIO,
+      requestHeaders: { authorization: 'Bearer stale', Range: 'bytes=0-9' },
+    });
     expect(renewed).toEqual({ Range: 'bytes=0-9', Authorization: `Bearer ${api_key}` });
     expect((await fetch(audio, { headers: renewed })).status).toBe(206);
   });
@@ -162,7 +179,11 @@ describe('streaming job audio', () => {
 describe('preload bridge (IPC)', () => {
   it('hands the studio the gateway URL, key and version, and refuses other senders', async () => {
     const { sendSync, invoke, desktop, calls, userData } = await launch();
-    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({ gatewayUrl: desktop.gateway.url, apiKey: desktop.gateway.apiKey, appVersion: '0.1.0-test' });
+    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({
+      gatewayUrl: desktop.gateway.url,
+      apiKey: desktop.gateway.apiKey,
+      appVersion: '0.1.0-test',
+    });
     expect(sendSync(IPC.connection, { url: 'https://evil.example/' })).toBeNull();
     expect(sendSync(IPC.connection, { url: STUDIO, subframe: true })).toBeNull();
 
@@ -200,13 +221,18 @@ describe('tray', () => {
   it('holds queued work while paused', async () => {
     const { tray, api } = await launch();
     tray.click('pause-queue');
-    const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Held back while paused.', mode: 'job' }) });
+    const accepted = await api('/api/v1/tts/synthesize', {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Held back while paused.', mode: 'job' }),
+    });
     const { job_id } = (await accepted.json()) as { job_id: string };
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const job = (await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job;
     expect(job).toMatchObject({ status: 'running', progress: { done: 0 } });
     tray.click('resume-queue');
-    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 }).toBe('done');
+    await expect
+      .poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).status, { timeout: 30_000 })
+      .toBe('done');
   });
 });
 
@@ -216,7 +242,9 @@ describe('quit', () => {
     const text = Array.from({ length: 400 }, (_, i) => `Sentence number ${i} of a long chapter, read aloud.`).join(' ');
     const accepted = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text }) });
     const { job_id } = (await accepted.json()) as { job_id: string };
-    await expect.poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).progress.done, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => ((await (await api(`/api/v1/tts/jobs/${job_id}`)).json()) as Job).progress.done, { timeout: 30_000 })
+      .toBeGreaterThan(0);
 
     // The studio keeps an event stream open; it must not hold the quit.
     const events = await api('/api/v1/tts/events', { headers: { accept: 'text/event-stream' } });
@@ -232,9 +260,14 @@ describe('quit', () => {
     expect(existsSync(path.join(userData, 'orator.db-wal'))).toBe(false);
 
     // The job was not lost: the next start picks it up where it stopped.
-    const again = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir: userData }, { workerFile: path.join(DIST, 'synth-worker.mjs') });
+    const again = await startGateway(
+      { ...configFromArgs([], {}), port: 0, dataDir: userData },
+      { workerFile: path.join(DIST, 'synth-worker.mjs') },
+    );
     try {
-      const job = (await (await fetch(`${again.url}/api/v1/tts/jobs/${job_id}`, { headers: { authorization: `Bearer ${again.apiKey}` } })).json()) as Job;
+      const job = (await (
+        await fetch(`${again.url}/api/v1/tts/jobs/${job_id}`, { headers: { authorization: `Bearer ${again.apiKey}` } })
+      ).json()) as Job;
       expect(job.status).not.toBe('failed');
       expect(job.progress.done).toBeGreaterThan(0);
     } finally {

@@ -70,7 +70,10 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   }
 
   const gatewayOrigin = new URL(gateway.url).origin;
-  electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)));
+  electron.protocol.handle(
+    APP_SCHEME,
+    appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)),
+  );
   denyAllPermissions(electron.session.defaultSession);
   // The studio's player streams job audio; the key is read live, as it can be regenerated.
   authorizeJobAudio(electron.session.defaultSession, gatewayOrigin, () => gateway.apiKey);
@@ -112,10 +115,14 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   app.on('activate', showWindow); // macOS: a click on the Dock icon
   // Reached only when closing does not hide to the tray: then nothing would be left to quit with.
   app.on('window-all-closed', () => app.quit());
-  const { done } = installQuitSequence(app, () => gateway.close(), () => {
-    quitting = true;
-    tray.tray.destroy();
-  });
+  const { done } = installQuitSequence(
+    app,
+    () => gateway.close(),
+    () => {
+      quitting = true;
+      tray.tray.destroy();
+    },
+  );
 
   console.log(`Orator gateway at ${gateway.url}/ · API key in ${gateway.apiKeyFile}`);
   return { gateway, window, quitDone: done };

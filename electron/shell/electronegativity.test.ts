@@ -30,13 +30,18 @@ it('finds no HIGH issue in the desktop shell', async () => {
   await copyFile('electron/main.ts', path.join(dir, 'main.ts'));
   // The scanner reads .ts but not .cts.
   await copyFile('electron/preload.cts', path.join(dir, 'preload.ts'));
-  await cp('electron/shell', path.join(dir, 'shell'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') && !src.includes('testing') });
+  await cp('electron/shell', path.join(dir, 'shell'), {
+    recursive: true,
+    filter: (src) => !src.endsWith('.test.ts') && !src.includes('testing'),
+  });
   await copyFile('dist/renderer/index.html', path.join(dir, 'index.html'));
   await writeFile(path.join(dir, 'canary.ts'), CANARY);
 
   const { issues } = await scan({ input: dir, electronVersionOverride: '41.7.1', parserPlugins: [] });
   const high = issues.filter((i) => i.severity.name === 'HIGH');
   expect(high.filter((i) => path.basename(i.file) === 'canary.ts').length).toBeGreaterThan(0);
-  const ours = high.filter((i) => path.basename(i.file) !== 'canary.ts').map((i) => `${i.id} ${path.relative(dir, i.file)}:${i.location.line}`);
+  const ours = high
+    .filter((i) => path.basename(i.file) !== 'canary.ts')
+    .map((i) => `${i.id} ${path.relative(dir, i.file)}:${i.location.line}`);
   expect(ours).toEqual([]);
 });

@@ -11,7 +11,10 @@ export function jobAudioPatterns(gatewayOrigin: string): string[] {
 }
 
 /** Whether a request may carry the key that main adds: the gateway's job audio, asked by the studio. */
-export function wantsGatewayKey(details: Pick<OnBeforeSendHeadersListenerDetails, 'url' | 'method' | 'frame' | 'webContents'>, gatewayOrigin: string): boolean {
+export function wantsGatewayKey(
+  details: Pick<OnBeforeSendHeadersListenerDetails, 'url' | 'method' | 'frame' | 'webContents'>,
+  gatewayOrigin: string,
+): boolean {
   let url: URL;
   try {
     url = new URL(details.url);
@@ -31,9 +34,14 @@ export function wantsGatewayKey(details: Pick<OnBeforeSendHeadersListenerDetails
  * is read at each request, so a regenerated key applies at once.
  */
 export function authorizeJobAudio(session: Pick<Session, 'webRequest'>, gatewayOrigin: string, apiKey: () => string): void {
-  session.webRequest.onBeforeSendHeaders({ urls: jobAudioPatterns(gatewayOrigin) }, (details, callback: (response: BeforeSendResponse) => void) => {
-    if (!wantsGatewayKey(details, gatewayOrigin)) return callback({});
-    const requestHeaders = Object.fromEntries(Object.entries(details.requestHeaders).filter(([name]) => name.toLowerCase() !== 'authorization'));
-    callback({ requestHeaders: { ...requestHeaders, Authorization: `Bearer ${apiKey()}` } });
-  });
+  session.webRequest.onBeforeSendHeaders(
+    { urls: jobAudioPatterns(gatewayOrigin) },
+    (details, callback: (response: BeforeSendResponse) => void) => {
+      if (!wantsGatewayKey(details, gatewayOrigin)) return callback({});
+      const requestHeaders = Object.fromEntries(
+        Object.entries(details.requestHeaders).filter(([name]) => name.toLowerCase() !== 'authorization'),
+      );
+      callback({ requestHeaders: { ...requestHeaders, Authorization: `Bearer ${apiKey()}` } });
+    },
+  );
 }

@@ -39,7 +39,12 @@ export interface TrayDeps {
  * The tray icon. Every action rebuilds the menu afterwards, so labels follow the state (Linux
  * desktops show a copy of the menu and do not ask for it again on each open).
  */
-export function createTray(deps: TrayDeps, icon: NativeImage, state: () => TrayState, actions: TrayActions): { tray: Tray; refresh(): void } {
+export function createTray(
+  deps: TrayDeps,
+  icon: NativeImage,
+  state: () => TrayState,
+  actions: TrayActions,
+): { tray: Tray; refresh(): void } {
   const tray = new deps.Tray(icon);
   tray.setToolTip('Orator: text-to-speech gateway');
   const refresh = () => tray.setContextMenu(deps.Menu.buildFromTemplate(trayMenuTemplate(state(), withRefresh)));

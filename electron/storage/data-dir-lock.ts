@@ -30,7 +30,9 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     }
     const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
     if (owner > 0 && isRunning(owner)) {
-      throw new Error(`Another Orator gateway (process ${owner}) is using the data folder ${dataDir}. Stop it, or start with another --data-dir.`);
+      throw new Error(
+        `Another Orator gateway (process ${owner}) is using the data folder ${dataDir}. Stop it, or start with another --data-dir.`,
+      );
     }
     await rm(file, { force: true });
   }

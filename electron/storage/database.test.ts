@@ -15,11 +15,15 @@ describe('database migrations', () => {
     const old = new Database(path.join(dir, 'orator.db'));
     old.exec(MIGRATIONS[0]!);
     old.pragma('user_version = 1');
-    old.prepare(
-      `INSERT INTO jobs (id, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at)
+    old
+      .prepare(
+        `INSERT INTO jobs (id, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at)
        VALUES ('j1', 'done', 'espeak-ng', 'espeak-ng:en-us', 'en-us', 1, 1, 1, 120, 1, '2026-11-01T00:00:00.000Z')`,
-    ).run();
-    old.prepare("INSERT INTO chunks (job_id, idx, text, pause_ms, done) VALUES ('j1', 0, ?, 250, 1)").run('A chapter that was queued before jobs had titles. '.repeat(3));
+      )
+      .run();
+    old
+      .prepare("INSERT INTO chunks (job_id, idx, text, pause_ms, done) VALUES ('j1', 0, ?, 250, 1)")
+      .run('A chapter that was queued before jobs had titles. '.repeat(3));
     old.close();
 
     const db = openDatabase(dir);

@@ -66,7 +66,10 @@ export function useTestGateways() {
 export async function waitForJob(gateway: Pick<TestGateway, 'api'>, jobId: string, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`)).json()) as { status: string; progress: { done: number; total: number } };
+    const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`)).json()) as {
+      status: string;
+      progress: { done: number; total: number };
+    };
     if (job.status !== 'running') return job;
     if (Date.now() > deadline) throw new Error(`Job ${jobId} still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -12,7 +12,10 @@ export interface GatewayProcess {
 const LINE = /Orator gateway at (http:\/\/[^/\s]+)\/.*#key=([A-Za-z0-9_-]+)/;
 
 export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [path.resolve('dist/serve.mjs'), '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve('dist/serve.mjs'), '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (data: Buffer) => {
@@ -35,5 +38,7 @@ export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 export function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }

@@ -17,7 +17,8 @@ const INLINE = prose(100);
 const SAMPLES = 60;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 async function rawEngine(): Promise<{ ms: number; audioSeconds: number }> {
   await espeakWasm.synthesize({ text: 'Warm up.', voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
@@ -29,12 +30,18 @@ async function rawEngine(): Promise<{ ms: number; audioSeconds: number }> {
 async function main() {
   console.log(`Orator bench: ${os.availableParallelism()} cores, Node ${process.version}`);
   const raw = await rawEngine();
-  console.log(`raw engine (eSpeak NG WASM, one process, one call): ${seconds(raw.ms)} for ${TEXT.length} chars → ${raw.audioSeconds.toFixed(0)} s of audio`);
+  console.log(
+    `raw engine (eSpeak NG WASM, one process, one call): ${seconds(raw.ms)} for ${TEXT.length} chars → ${raw.audioSeconds.toFixed(0)} s of audio`,
+  );
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-'));
-  const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir }, { workerFile: path.resolve('dist/synth-worker.mjs') });
+  const gateway = await startGateway(
+    { ...configFromArgs([], {}), port: 0, dataDir },
+    { workerFile: path.resolve('dist/synth-worker.mjs') },
+  );
   const auth = { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' };
-  const post = (body: object) => fetch(`${gateway.url}/api/v1/tts/synthesize`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const post = (body: object) =>
+    fetch(`${gateway.url}/api/v1/tts/synthesize`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
   const inline = async () => {
     const started = performance.now();
     await (await post({ text: INLINE })).arrayBuffer();
@@ -65,7 +72,8 @@ async function main() {
     const busy: number[] = [];
     while (busy.length < SAMPLES && (await jobStatus(busyJob)) === 'running') busy.push(await inline());
     await fetch(`${gateway.url}/api/v1/tts/jobs/${busyJob}`, { method: 'DELETE', headers: auth });
-    const line = (name: string, xs: number[]) => `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} requests)`;
+    const line = (name: string, xs: number[]) =>
+      `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} requests)`;
     console.log(line('inline 100 chars, idle gateway', idle));
     console.log(line('inline 100 chars, during a 100k-char job', busy));
   } finally {

@@ -34,6 +34,16 @@ for (const engine of allEngines(pool)) {
     seconds = pcm.samples.length / pcm.sampleRate;
   }
   const rtf = best / 1000 / seconds;
-  console.log([engine.id, probe.voices.length, voice, seconds.toFixed(1), Math.round(best), rtf.toFixed(3), Math.round(PARAGRAPH.length / (best / 1000))].join('\t'));
+  console.log(
+    [
+      engine.id,
+      probe.voices.length,
+      voice,
+      seconds.toFixed(1),
+      Math.round(best),
+      rtf.toFixed(3),
+      Math.round(PARAGRAPH.length / (best / 1000)),
+    ].join('\t'),
+  );
 }
 await pool.close();

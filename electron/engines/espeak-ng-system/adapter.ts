@@ -75,7 +75,20 @@ export function mbrolaInstalled(database: string): boolean {
 export function espeakCommand(request: SynthesisRequest, files: TempFiles) {
   const p = espeakProsody(request);
   return {
-    args: ['-v', request.voice, '-s', String(p.wpm), '-p', String(p.pitch), '-a', String(p.amplitude), '-f', files.textFile, '-w', files.wavFile],
+    args: [
+      '-v',
+      request.voice,
+      '-s',
+      String(p.wpm),
+      '-p',
+      String(p.pitch),
+      '-a',
+      String(p.amplitude),
+      '-f',
+      files.textFile,
+      '-w',
+      files.wavFile,
+    ],
   };
 }
 

@@ -5,10 +5,14 @@ export const ESPEAK_DEFAULT_VOICE = 'en-us';
 
 /** The embedded default engine: eSpeak NG as WebAssembly, on the worker-thread pool. */
 export function espeakWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(pool, {
-    id: 'espeak-ng',
-    name: 'eSpeak NG (embedded)',
-    capabilities: { rate: true, pitch: true, volume: true },
-    defaultVoice: ESPEAK_DEFAULT_VOICE,
-  }, options);
+  return inThreadAdapter(
+    pool,
+    {
+      id: 'espeak-ng',
+      name: 'eSpeak NG (embedded)',
+      capabilities: { rate: true, pitch: true, volume: true },
+      defaultVoice: ESPEAK_DEFAULT_VOICE,
+    },
+    options,
+  );
 }

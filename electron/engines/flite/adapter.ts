@@ -4,10 +4,14 @@ import { FLITE_DEFAULT_VOICE } from './voices';
 
 /** Flite as WebAssembly (WASI), on the worker-thread pool: English voices with no system install. */
 export function fliteWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(pool, {
-    id: 'flite',
-    name: 'Flite (embedded)',
-    capabilities: { rate: true, pitch: true, volume: false },
-    defaultVoice: FLITE_DEFAULT_VOICE,
-  }, options);
+  return inThreadAdapter(
+    pool,
+    {
+      id: 'flite',
+      name: 'Flite (embedded)',
+      capabilities: { rate: true, pitch: true, volume: false },
+      defaultVoice: FLITE_DEFAULT_VOICE,
+    },
+    options,
+  );
 }

@@ -15,18 +15,42 @@ it("parses `say -v '?'` of macOS 10.14 (a published transcript)", () => {
 it('keeps names with spaces and parentheses of later macOS, once each, premium voices ranked high', () => {
   const voices = parseSayVoices(fixture('say-v-macos-14.txt'));
   expect(voices.map((v) => v.name)).toEqual([
-    'Alex', 'Tessa', 'Eddy (English (UK))', 'Eddy (English (US))', 'Daniel', 'Samantha', 'Aman (English (India))', 'Ava (Premium)',
+    'Alex',
+    'Tessa',
+    'Eddy (English (UK))',
+    'Eddy (English (US))',
+    'Daniel',
+    'Samantha',
+    'Aman (English (India))',
+    'Ava (Premium)',
   ]);
   expect(voices.find((v) => v.name === 'Eddy (English (UK))')?.language).toBe('en-GB');
   expect(voices.find((v) => v.name === 'Ava (Premium)')?.quality).toBe('high');
 });
 
 it('writes 16-bit WAV at a fixed rate from a text file', () => {
-  expect(sayCommand({ text: 'x', voice: 'Eddy (English (US))', rate: 1.2, pitch: 1, volume: 1 }, { textFile: '/t/in.txt', wavFile: '/t/out.wav' }).args).toEqual([
-    '-v', 'Eddy (English (US))', '-r', '210', '-o', '/t/out.wav', '--file-format=WAVE', '--data-format=LEI16@22050', '-f', '/t/in.txt',
+  expect(
+    sayCommand(
+      { text: 'x', voice: 'Eddy (English (US))', rate: 1.2, pitch: 1, volume: 1 },
+      { textFile: '/t/in.txt', wavFile: '/t/out.wav' },
+    ).args,
+  ).toEqual([
+    '-v',
+    'Eddy (English (US))',
+    '-r',
+    '210',
+    '-o',
+    '/t/out.wav',
+    '--file-format=WAVE',
+    '--data-format=LEI16@22050',
+    '-f',
+    '/t/in.txt',
   ]);
 });
 
 it('is unavailable elsewhere than on macOS', async () => {
-  expect(await macosSayAdapter({ platform: 'linux' }).probe()).toEqual({ available: false, reason: 'macOS speech (say) exists only on macOS.' });
+  expect(await macosSayAdapter({ platform: 'linux' }).probe()).toEqual({
+    available: false,
+    reason: 'macOS speech (say) exists only on macOS.',
+  });
 });

@@ -34,12 +34,16 @@ export function parseSayVoices(output: string): Voice[] {
 export function sayCommand(request: SynthesisRequest, files: TempFiles) {
   return {
     args: [
-      '-v', request.voice,
-      '-r', String(Math.round(DEFAULT_WPM * request.rate)),
-      '-o', files.wavFile,
+      '-v',
+      request.voice,
+      '-r',
+      String(Math.round(DEFAULT_WPM * request.rate)),
+      '-o',
+      files.wavFile,
       '--file-format=WAVE',
       `--data-format=LEI16@${SAMPLE_RATE}`,
-      '-f', files.textFile,
+      '-f',
+      files.textFile,
     ],
   };
 }

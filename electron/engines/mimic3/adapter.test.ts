@@ -14,6 +14,10 @@ it('lists the downloaded voices of `mimic3 --voices`, not its download catalogue
 });
 
 it('sends text on stdin and takes the WAV from stdout', () => {
-  expect(mimic3Command('en_US/vctk_low#p239', 1, 'Hi.')).toEqual({ args: ['--voice', 'en_US/vctk_low#p239', '--stdout'], input: 'Hi.', wavOnStdout: true });
+  expect(mimic3Command('en_US/vctk_low#p239', 1, 'Hi.')).toEqual({
+    args: ['--voice', 'en_US/vctk_low#p239', '--stdout'],
+    input: 'Hi.',
+    wavOnStdout: true,
+  });
   expect(mimic3Command('en_UK/apope_low', 0.5, 'Hi.').args).toEqual(['--voice', 'en_UK/apope_low', '--stdout', '--length-scale', '2']);
 });

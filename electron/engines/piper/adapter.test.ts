@@ -13,7 +13,10 @@ let modelsDir: string;
 beforeAll(async () => {
   modelsDir = await mkdtemp(path.join(os.tmpdir(), 'orator-piper-'));
   await mkdir(path.join(modelsDir, 'vctk'));
-  for (const [name, folder] of [['en_US-lessac-medium', '.'], ['en_GB-vctk-medium', 'vctk']] as const) {
+  for (const [name, folder] of [
+    ['en_US-lessac-medium', '.'],
+    ['en_GB-vctk-medium', 'vctk'],
+  ] as const) {
     await writeFile(path.join(modelsDir, folder, `${name}.onnx`), 'weights');
     await copyFile(fixture(`${name}.onnx.json`), path.join(modelsDir, folder, `${name}.onnx.json`));
   }
@@ -43,7 +46,16 @@ describe('Piper voice files', () => {
     });
     const vctk = models[1]!;
     expect(piperCommand(vctk, 2, 1.25, 'Hi.', '/t/out.wav').args).toEqual([
-      '--model', vctk.model, '--config', vctk.config, '--output-file', '/t/out.wav', '--speaker', '2', '--length-scale', '0.8',
+      '--model',
+      vctk.model,
+      '--config',
+      vctk.config,
+      '--output-file',
+      '/t/out.wav',
+      '--speaker',
+      '2',
+      '--length-scale',
+      '0.8',
     ]);
   });
 });
@@ -57,7 +69,9 @@ describe('the piper program', () => {
   }
 
   it("is told apart from Debian's unrelated piper by its usage", async () => {
-    expect(await isPiperTts(await fakeProgram('usage: piper [options]\n   -m  FILE  --model       FILE  path to onnx model file'))).toBe(true);
+    expect(await isPiperTts(await fakeProgram('usage: piper [options]\n   -m  FILE  --model       FILE  path to onnx model file'))).toBe(
+      true,
+    );
     expect(await isPiperTts(await fakeProgram('usage: piper [-h] [--version] GTK application to configure gaming devices'))).toBe(false);
   });
 

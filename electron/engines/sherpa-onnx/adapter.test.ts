@@ -48,7 +48,8 @@ it('serves interactive requests before queued batch ones, one at a time', async 
   // Every load of the malformed model ends its process: each request is a real start, load and crash.
   const host = new ModelProcess(WORKER_FILE);
   const order: string[] = [];
-  const submit = (name: string, lane: 'interactive' | 'batch') => host.request({ type: 'load', spec: garbage }, lane).catch(() => order.push(name));
+  const submit = (name: string, lane: 'interactive' | 'batch') =>
+    host.request({ type: 'load', spec: garbage }, lane).catch(() => order.push(name));
   await Promise.all([submit('b1', 'batch'), submit('b2', 'batch'), submit('b3', 'batch'), submit('i1', 'interactive')]);
   expect(order).toEqual(['b1', 'i1', 'b2', 'b3']);
 });
@@ -57,7 +58,10 @@ it('fails a request with engine_error when the model process cannot be started, 
   const host = new ModelProcess(WORKER_FILE, { execPath: path.join(root, 'no-such-node') });
   const started = Date.now();
   const error = await host.request({ type: 'load', spec: garbage }).catch((e: unknown) => e);
-  expect(error).toMatchObject({ code: 'engine_error', message: expect.stringMatching(/^The neural model process failed: spawn .*no-such-node ENOENT$/) });
+  expect(error).toMatchObject({
+    code: 'engine_error',
+    message: expect.stringMatching(/^The neural model process failed: spawn .*no-such-node ENOENT$/),
+  });
   expect(Date.now() - started).toBeLessThan(5000);
   // The next request tries a new process (and fails the same way, not on a dead one).
   await expect(host.request({ type: 'load', spec: garbage }, 'batch')).rejects.toMatchObject({ code: 'engine_error' });

@@ -57,14 +57,21 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
       voices = found;
       if (listed.length === 0) {
         const where = `Put model folders (model .onnx, tokens.txt, espeak-ng-data/ or lexicon.txt) in ${modelDirs.join(' or ')}.`;
-        return { available: false, reason: problems.length ? `No model loads: ${problems.join('; ')}. ${where}` : `No neural models found. ${where}` };
+        return {
+          available: false,
+          reason: problems.length ? `No model loads: ${problems.join('; ')}. ${where}` : `No neural models found. ${where}`,
+        };
       }
       return { available: true, voices: listed, defaultVoice: listed[0]!.id, ...(problems.length ? { warnings: problems } : {}) };
     },
     async synthesize(request, { lane, signal }): Promise<Pcm> {
       const voice = voices.get(request.voice);
       if (!voice) throw new Error(`No neural voice "${request.voice}"`);
-      const reply = await host.request({ type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate }, lane, signal);
+      const reply = await host.request(
+        { type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate },
+        lane,
+        signal,
+      );
       return { sampleRate: reply.sampleRate, samples: reply.samples ?? new Int16Array(0) };
     },
   };

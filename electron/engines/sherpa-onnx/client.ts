@@ -117,7 +117,9 @@ export class ModelProcess {
       };
       const timer = setTimeout(() => {
         this.stop();
-        finish(() => reject(new ApiError('engine_timeout', `The neural model did not finish within ${this.timeoutMs / 1000} s and was stopped.`)));
+        finish(() =>
+          reject(new ApiError('engine_timeout', `The neural model did not finish within ${this.timeoutMs / 1000} s and was stopped.`)),
+        );
       }, this.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       child.on('message', onMessage);

@@ -11,24 +11,44 @@ async function folder(root: string, name: string, files: string[]): Promise<stri
     if (file.endsWith('/')) {
       await mkdir(path.join(dir, file), { recursive: true });
       await writeFile(path.join(dir, file, 'phontab'), '');
-    }
-    else await writeFile(path.join(dir, file), file.endsWith('.json') ? '{"audio":{"sample_rate":22050},"language":{"code":"en_GB"}}' : 'x');
+    } else
+      await writeFile(path.join(dir, file), file.endsWith('.json') ? '{"audio":{"sample_rate":22050},"language":{"code":"en_GB"}}' : 'x');
   }
   return dir;
 }
 
 it('recognises the VITS/Piper, Kokoro and Matcha layouts of sherpa-onnx', async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'orator-models-'));
-  const vits = await folder(root, 'vits-piper-en_GB-alba-medium', ['en_GB-alba-medium.onnx', 'en_GB-alba-medium.onnx.json', 'tokens.txt', 'espeak-ng-data/']);
+  const vits = await folder(root, 'vits-piper-en_GB-alba-medium', [
+    'en_GB-alba-medium.onnx',
+    'en_GB-alba-medium.onnx.json',
+    'tokens.txt',
+    'espeak-ng-data/',
+  ]);
   expect(await readModelFolder(vits)).toEqual({
-    spec: { dir: vits, kind: 'vits', model: path.join(vits, 'en_GB-alba-medium.onnx'), tokens: path.join(vits, 'tokens.txt'), dataDir: path.join(vits, 'espeak-ng-data') },
+    spec: {
+      dir: vits,
+      kind: 'vits',
+      model: path.join(vits, 'en_GB-alba-medium.onnx'),
+      tokens: path.join(vits, 'tokens.txt'),
+      dataDir: path.join(vits, 'espeak-ng-data'),
+    },
     key: 'vits-piper-en_GB-alba-medium',
     language: 'en-GB',
   });
   const kokoro = await folder(root, 'kokoro-en-v0_19', ['model.onnx', 'voices.bin', 'tokens.txt', 'espeak-ng-data/']);
   expect((await readModelFolder(kokoro))?.spec).toMatchObject({ kind: 'kokoro', voices: path.join(kokoro, 'voices.bin') });
-  const matcha = await folder(root, 'matcha-icefall-en_US-ljspeech', ['model-steps-3.onnx', 'vocos-22khz-univ.onnx', 'tokens.txt', 'espeak-ng-data/']);
-  expect((await readModelFolder(matcha))?.spec).toMatchObject({ kind: 'matcha', model: path.join(matcha, 'model-steps-3.onnx'), vocoder: path.join(matcha, 'vocos-22khz-univ.onnx') });
+  const matcha = await folder(root, 'matcha-icefall-en_US-ljspeech', [
+    'model-steps-3.onnx',
+    'vocos-22khz-univ.onnx',
+    'tokens.txt',
+    'espeak-ng-data/',
+  ]);
+  expect((await readModelFolder(matcha))?.spec).toMatchObject({
+    kind: 'matcha',
+    model: path.join(matcha, 'model-steps-3.onnx'),
+    vocoder: path.join(matcha, 'vocos-22khz-univ.onnx'),
+  });
   expect((await readModelFolder(matcha))?.language).toBe('en-US');
 });
 

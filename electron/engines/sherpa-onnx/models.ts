@@ -37,7 +37,11 @@ export interface ModelFolder {
 }
 
 /** Debian's espeak-ng-data, for Piper models that come without their own. */
-const SYSTEM_ESPEAK_DATA = ['/usr/lib/x86_64-linux-gnu/espeak-ng-data', '/usr/lib/aarch64-linux-gnu/espeak-ng-data', '/usr/share/espeak-ng-data'];
+const SYSTEM_ESPEAK_DATA = [
+  '/usr/lib/x86_64-linux-gnu/espeak-ng-data',
+  '/usr/lib/aarch64-linux-gnu/espeak-ng-data',
+  '/usr/share/espeak-ng-data',
+];
 
 const VOCODER = /vocos|hifigan|vocoder/i;
 
@@ -71,7 +75,8 @@ export async function readModelFolder(dir: string): Promise<ModelFolder | null> 
   } else {
     return fail(`${onnx.length} .onnx files and no voices.bin: cannot tell which is the model`);
   }
-  if (spec.dataDir && !existsSync(path.join(spec.dataDir, 'phontab'))) fail(`${spec.dataDir} is not a complete espeak-ng-data folder (no phontab)`);
+  if (spec.dataDir && !existsSync(path.join(spec.dataDir, 'phontab')))
+    fail(`${spec.dataDir} is not a complete espeak-ng-data folder (no phontab)`);
   if (!spec.lexicon && !spec.dataDir) {
     const system = SYSTEM_ESPEAK_DATA.find((d) => existsSync(d));
     if (!system) fail('neither lexicon.txt nor espeak-ng-data/ (and no system espeak-ng-data to fall back on)');

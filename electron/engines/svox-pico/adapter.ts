@@ -4,10 +4,14 @@ import { PICO_DEFAULT_VOICE } from './voices';
 
 /** SVOX Pico as WebAssembly on the worker-thread pool; its non-free language files come from the system. */
 export function picoWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(pool, {
-    id: 'svox-pico',
-    name: 'SVOX Pico (embedded)',
-    capabilities: { rate: true, pitch: true, volume: false },
-    defaultVoice: PICO_DEFAULT_VOICE,
-  }, options);
+  return inThreadAdapter(
+    pool,
+    {
+      id: 'svox-pico',
+      name: 'SVOX Pico (embedded)',
+      capabilities: { rate: true, pitch: true, volume: false },
+      defaultVoice: PICO_DEFAULT_VOICE,
+    },
+    options,
+  );
 }

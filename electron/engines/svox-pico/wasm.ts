@@ -117,12 +117,12 @@ export const picoWasm: InThreadEngine = {
     const parts: Uint8Array[] = [];
     try {
       m.HEAPU8.set(text, textAt);
-      for (let done = 0; done < text.length; ) {
+      for (let done = 0; done < text.length;) {
         const code = m._pico_putTextUtf8(engine, textAt + done, Math.min(MAX_PUT, text.length - done), counts);
         if (code !== 0) throw new Error(`SVOX Pico refused the text (${code})`);
         done += int16(m, counts);
         // Drain the audio of what was put before putting more.
-        for (let status = STEP_BUSY; status === STEP_BUSY; ) {
+        for (let status = STEP_BUSY; status === STEP_BUSY;) {
           status = m._pico_getData(engine, out, OUT_BUFFER, counts + 4, counts + 6);
           if (status !== STEP_BUSY && status !== STEP_IDLE) throw new Error(`SVOX Pico failed while synthesizing (${status})`);
           const bytes = int16(m, counts + 4);

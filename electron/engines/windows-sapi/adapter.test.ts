@@ -21,7 +21,10 @@ it('runs PowerShell without profile or prompts', () => {
 
 it('quotes voice names and paths so that nothing in them runs', () => {
   expect(psQuote("O'Brien $(evil)")).toBe("'O''Brien $(evil)'");
-  const script = synthesisScript({ text: 'x', voice: "Zira's", rate: 3, pitch: 1, volume: 1 }, { textFile: 'C:\\t\\in.txt', wavFile: 'C:\\t\\out.wav' });
+  const script = synthesisScript(
+    { text: 'x', voice: "Zira's", rate: 3, pitch: 1, volume: 1 },
+    { textFile: 'C:\\t\\in.txt', wavFile: 'C:\\t\\out.wav' },
+  );
   expect(script).toContain("$s.SelectVoice('Zira''s');");
   expect(script).toContain('$s.Rate = 10;');
   expect(script).toContain("$s.SetOutputToWaveFile('C:\\t\\out.wav', (New-Object System.Speech.AudioFormat.SpeechAudioFormatInfo(22050,");
@@ -36,5 +39,8 @@ it('maps rate onto -10…10 and pitch onto SSML prosody', () => {
 });
 
 it('is unavailable elsewhere than on Windows', async () => {
-  expect(await windowsSapiAdapter({ platform: 'linux' }).probe()).toEqual({ available: false, reason: 'Windows speech (SAPI) exists only on Windows.' });
+  expect(await windowsSapiAdapter({ platform: 'linux' }).probe()).toEqual({
+    available: false,
+    reason: 'Windows speech (SAPI) exists only on Windows.',
+  });
 });

@@ -17,7 +17,8 @@ export function psQuote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-const PREAMBLE = '[Console]::OutputEncoding = [Text.Encoding]::UTF8; Add-Type -AssemblyName System.Speech; $s = New-Object System.Speech.Synthesis.SpeechSynthesizer;';
+const PREAMBLE =
+  '[Console]::OutputEncoding = [Text.Encoding]::UTF8; Add-Type -AssemblyName System.Speech; $s = New-Object System.Speech.Synthesis.SpeechSynthesizer;';
 
 /** Prints the enabled voices as JSON: Name, Culture (e.g. "en-US"), Gender, Age. */
 export const LIST_SCRIPT = `${PREAMBLE} try { @($s.GetInstalledVoices() | Where-Object { $_.Enabled } | ForEach-Object { $v = $_.VoiceInfo; [pscustomobject]@{ Name = $v.Name; Culture = $v.Culture.Name; Gender = [string]$v.Gender; Age = [string]$v.Age } }) | ConvertTo-Json -Compress } finally { $s.Dispose() }`;

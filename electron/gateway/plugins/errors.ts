@@ -15,7 +15,9 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
     const error = allowed.length
-      ? new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') })
+      ? new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, {
+          allow: allowed.join(', '),
+        })
       : new ApiError('not_found', `No route ${request.method} ${path}.`);
     send(reply, error);
   });
@@ -66,7 +68,9 @@ function describeValidation(error: FastifyError): string {
     return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
   }
   if (field === 'text') return '"text" must be a string with at least one non-whitespace character.';
-  const allowed = error.validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath).map((e) => JSON.stringify(e.params.allowedValue));
+  const allowed = error
+    .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+    .map((e) => JSON.stringify(e.params.allowedValue));
   if (allowed.length) return `"${field}" must be one of ${allowed.join(', ')}.`;
   return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
 }

@@ -9,16 +9,27 @@ import type { Client } from '../../services/synthesis';
 import { streamJobEvents } from '../sse';
 
 const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
-const eventStream = { description: 'Server-Sent Events: progress, done, failed; data is the Job', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+const eventStream = {
+  description: 'Server-Sent Events: progress, done, failed; data is the Job',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
 
 /** The studio marks its requests; everything else is an API client (retention applies to those). */
 export function clientOf(request: FastifyRequest): Client {
   return request.headers['x-orator-client'] === 'studio' ? 'studio' : 'api';
 }
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (app, { jobs, hasKey }) => {
+export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
+  app,
+  { jobs, hasKey },
+) => {
   app.get('/jobs', {
-    schema: { tags: ['jobs'], summary: 'Jobs, newest first, paginated', querystring: JobListQuery, response: { 200: JobList, 400: ErrorBody } },
+    schema: {
+      tags: ['jobs'],
+      summary: 'Jobs, newest first, paginated',
+      querystring: JobListQuery,
+      response: { 200: JobList, 400: ErrorBody },
+    },
     handler: async (request) => jobs.list(request.query),
   });
 
@@ -45,11 +56,19 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   });
 
   app.post('/jobs/:id/retry', {
-    schema: { tags: ['jobs'], summary: 'Queue a failed job again, as a new job', params: JobParams, response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody } },
+    schema: {
+      tags: ['jobs'],
+      summary: 'Queue a failed job again, as a new job',
+      params: JobParams,
+      response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+    },
     handler: async (request, reply) => {
       const job = jobs.retry(request.params.id, clientOf(request));
       const poll = jobPath(job.job_id);
-      return reply.code(202).header('location', poll).send({ job_id: job.job_id, poll, status: 'running' as const });
+      return reply
+        .code(202)
+        .header('location', poll)
+        .send({ job_id: job.job_id, poll, status: 'running' as const });
     },
   });
 
@@ -58,7 +77,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       tags: ['jobs'],
       summary: 'The finished audio (supports Range requests)',
       params: JobParams,
-      response: { 200: binary('The whole WAV file'), 206: binary('The requested byte range'), 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
+      response: {
+        200: binary('The whole WAV file'),
+        206: binary('The requested byte range'),
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+      },
     },
     handler: async (request, reply) => {
       const file = jobs.audioFile(request.params.id);
@@ -69,12 +94,22 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   });
 
   app.get('/jobs/:id/peaks', {
-    schema: { tags: ['jobs'], summary: 'Waveform peaks of the finished audio', params: JobParams, response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody } },
+    schema: {
+      tags: ['jobs'],
+      summary: 'Waveform peaks of the finished audio',
+      params: JobParams,
+      response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
+    },
     handler: async (request) => jobs.peaks(request.params.id),
   });
 
   app.get('/jobs/:id/events', {
-    schema: { tags: ['jobs'], summary: 'Live events of one job; ends after done or failed', params: JobParams, response: { 200: eventStream, 404: ErrorBody } },
+    schema: {
+      tags: ['jobs'],
+      summary: 'Live events of one job; ends after done or failed',
+      params: JobParams,
+      response: { 200: eventStream, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       const row = jobs.row(request.params.id);
       const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
@@ -89,6 +124,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/events', {
     schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream } },
-    handler: async (request, reply) => streamJobEvents(request, reply, { subscribe: (listener) => jobs.subscribe(listener), authorized: () => hasKey(request) }),
+    handler: async (request, reply) =>
+      streamJobEvents(request, reply, { subscribe: (listener) => jobs.subscribe(listener), authorized: () => hasKey(request) }),
   });
 };

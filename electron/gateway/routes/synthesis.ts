@@ -39,7 +39,10 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       const result = await synthesis.synthesize(request.body, clientOf(request));
       if (result.kind === 'inline') return sendInline(reply, result);
       const poll = jobPath(result.job.id);
-      return reply.code(202).header('location', poll).send({ job_id: result.job.id, poll, status: 'running' as const });
+      return reply
+        .code(202)
+        .header('location', poll)
+        .send({ job_id: result.job.id, poll, status: 'running' as const });
     },
   });
 

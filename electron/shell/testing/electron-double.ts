@@ -37,9 +37,14 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
   const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const ipcListeners = new Map<string, (event: { returnValue?: unknown; senderFrame: unknown }) => void>();
-  const permissions: { request?: (c: unknown, p: string, cb: (ok: boolean) => void) => void; check?: () => boolean; device?: () => boolean } = {};
+  const permissions: {
+    request?: (c: unknown, p: string, cb: (ok: boolean) => void) => void;
+    check?: () => boolean;
+    device?: () => boolean;
+  } = {};
   /** What the shell registered with session.webRequest.onBeforeSendHeaders (Electron keeps one). */
-  const webRequest: { filter?: { urls: string[] }; beforeSendHeaders?: (details: unknown, callback: (response: unknown) => void) => void } = {};
+  const webRequest: { filter?: { urls: string[] }; beforeSendHeaders?: (details: unknown, callback: (response: unknown) => void) => void } =
+    {};
   const windows: BrowserWindowDouble[] = [];
   const trays: TrayDouble[] = [];
 
@@ -127,7 +132,8 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
     },
     ipcMain: {
       handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => ipcHandlers.set(channel, handler),
-      on: (channel: string, listener: (event: { returnValue?: unknown; senderFrame: unknown }) => void) => ipcListeners.set(channel, listener),
+      on: (channel: string, listener: (event: { returnValue?: unknown; senderFrame: unknown }) => void) =>
+        ipcListeners.set(channel, listener),
     },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => calls.schemes.push(...schemes),
@@ -167,8 +173,9 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
       new Promise<Record<string, string>>((resolve) => {
         const requestHeaders = details.requestHeaders ?? {};
         const frame = details.pageUrl === undefined ? undefined : { url: details.pageUrl, parent: null };
-        webRequest.beforeSendHeaders!({ url: details.url, method: details.method ?? 'GET', frame, requestHeaders, resourceType: 'media', referrer: '' }, (response) =>
-          resolve((response as { requestHeaders?: Record<string, string> }).requestHeaders ?? requestHeaders),
+        webRequest.beforeSendHeaders!(
+          { url: details.url, method: details.method ?? 'GET', frame, requestHeaders, resourceType: 'media', referrer: '' },
+          (response) => resolve((response as { requestHeaders?: Record<string, string> }).requestHeaders ?? requestHeaders),
         );
       }),
     /** Calls an ipcMain.handle handler as if a frame at `url` (a subframe when `subframe`) invoked it. */

@@ -19,7 +19,11 @@ afterAll(() => gateway.stop());
 
 async function riff(blob: Blob) {
   const bytes = Buffer.from(await blob.arrayBuffer());
-  return { tag: bytes.subarray(0, 4).toString('ascii') + bytes.subarray(8, 12).toString('ascii'), rate: bytes.readUInt32LE(24), size: bytes.length };
+  return {
+    tag: bytes.subarray(0, 4).toString('ascii') + bytes.subarray(8, 12).toString('ascii'),
+    rate: bytes.readUInt32LE(24),
+    size: bytes.length,
+  };
 }
 
 describe('OratorClient against the gateway', () => {
@@ -88,7 +92,10 @@ describe('OratorClient against the gateway', () => {
   });
 
   it('rebuilds API errors with their code', async () => {
-    await expect(client.synthesize({ text: 'x', voice: 'espeak-ng:nope' })).rejects.toMatchObject({ name: 'ApiError', code: 'unknown_voice' });
+    await expect(client.synthesize({ text: 'x', voice: 'espeak-ng:nope' })).rejects.toMatchObject({
+      name: 'ApiError',
+      code: 'unknown_voice',
+    });
     const wrongKey = new OratorClient({ baseUrl: gateway.url, apiKey: 'wrong' });
     const error = await wrongKey.listEngines().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -132,8 +139,10 @@ describe('OratorClient settings writes', () => {
 });
 
 describe('OratorClient with a misbehaving gateway', () => {
-  const fake = (respond: () => Response | Promise<Response>) => new OratorClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, async () => respond());
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fake = (respond: () => Response | Promise<Response>) =>
+    new OratorClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, async () => respond());
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
   it('rejects bodies outside the contract', async () => {
     await expect(fake(() => json({ engines: [{ id: 1 }] })).listEngines()).rejects.toBeInstanceOf(GatewayError);
@@ -141,7 +150,9 @@ describe('OratorClient with a misbehaving gateway', () => {
   });
 
   it('says when the gateway cannot be reached', async () => {
-    const error = await fake(() => Promise.reject(new TypeError('fetch failed'))).listEngines().catch((e: unknown) => e);
+    const error = await fake(() => Promise.reject(new TypeError('fetch failed')))
+      .listEngines()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as Error).message).toMatch(/Cannot reach the Orator gateway/);
   });

@@ -204,7 +204,9 @@ export class OratorClient {
       response = await this.fetchImpl(this.url(path), { ...init, headers, cache: 'no-store' });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new GatewayError(`Cannot reach the Orator gateway${this.connection.baseUrl ? ` at ${this.connection.baseUrl}` : ''}. Is it running?`);
+      throw new GatewayError(
+        `Cannot reach the Orator gateway${this.connection.baseUrl ? ` at ${this.connection.baseUrl}` : ''}. Is it running?`,
+      );
     }
     if (!response.ok) throw await toApiError(response);
     return response;

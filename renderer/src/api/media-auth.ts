@@ -41,9 +41,13 @@ async function register(getKey: () => string | null): Promise<boolean> {
   // The worker claims open pages when it activates; wait briefly for that.
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(Boolean(container.controller)), 3000);
-    container.addEventListener('controllerchange', () => {
-      clearTimeout(timer);
-      resolve(true);
-    }, { once: true });
+    container.addEventListener(
+      'controllerchange',
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      { once: true },
+    );
   });
 }

@@ -28,7 +28,9 @@ describe('SseParser', () => {
   });
 
   it('skips comments and retry lines, joins multi-line data, defaults the name', () => {
-    expect(parse(['retry: 2000\n\n: keep-alive\n\ndata: one\ndata: two\nid: 7\n\n'])).toEqual([{ event: 'message', data: 'one\ntwo', id: '7' }]);
+    expect(parse(['retry: 2000\n\n: keep-alive\n\ndata: one\ndata: two\nid: 7\n\n'])).toEqual([
+      { event: 'message', data: 'one\ntwo', id: '7' },
+    ]);
   });
 
   it('dispatches a last message without a trailing blank line at the end of the stream', () => {

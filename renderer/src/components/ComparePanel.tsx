@@ -69,7 +69,10 @@ export function ComparePanel() {
       </div>
       <label className="field">
         <span>
-          Text <span className="muted small">({formatCount(length)} of {formatCount(PREVIEW_MAX_CHARS)} characters)</span>
+          Text{' '}
+          <span className="muted small">
+            ({formatCount(length)} of {formatCount(PREVIEW_MAX_CHARS)} characters)
+          </span>
         </span>
         <textarea className="compare-text" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label="Text to compare" />
       </label>
@@ -79,7 +82,12 @@ export function ComparePanel() {
             <span className="slot-number" aria-hidden="true">
               {index + 1}
             </span>
-            <VoicePicker label={`Voice ${index + 1}`} value={voice} emptyLabel="Choose a voice…" onChange={(v) => setCompareVoice(index, v)} />
+            <VoicePicker
+              label={`Voice ${index + 1}`}
+              value={voice}
+              emptyLabel="Choose a voice…"
+              onChange={(v) => setCompareVoice(index, v)}
+            />
             <button
               type="button"
               className="icon ghost"
@@ -95,7 +103,12 @@ export function ComparePanel() {
           <button type="button" className="secondary" onClick={addCompareVoice} disabled={voices.length >= COMPARE_MAX}>
             Add voice
           </button>
-          <button type="button" className="primary" onClick={run} disabled={loading || !text.trim() || length > PREVIEW_MAX_CHARS || voices.some((v) => !v)}>
+          <button
+            type="button"
+            className="primary"
+            onClick={run}
+            disabled={loading || !text.trim() || length > PREVIEW_MAX_CHARS || voices.some((v) => !v)}
+          >
             {loading ? 'Speaking…' : 'Compare'}
           </button>
         </div>
@@ -106,12 +119,22 @@ export function ComparePanel() {
         </p>
       )}
       {Object.keys(takes).length === 0 && (
-        <p className="empty">Choose two to four voices and press Compare. Each take gets its own waveform; play one, then switch to another at the same moment.</p>
+        <p className="empty">
+          Choose two to four voices and press Compare. Each take gets its own waveform; play one, then switch to another at the same moment.
+        </p>
       )}
       <ol className="takes" aria-label="Takes">
         {voices.map((voice, index) =>
           takes[index] ? (
-            <CompareTakeRow key={`${index}-${voice}`} index={index} voiceId={voice} take={takes[index]} active={active === index} onPlay={switchTo} register={register} />
+            <CompareTakeRow
+              key={`${index}-${voice}`}
+              index={index}
+              voiceId={voice}
+              take={takes[index]}
+              active={active === index}
+              onPlay={switchTo}
+              register={register}
+            />
           ) : null,
         )}
       </ol>

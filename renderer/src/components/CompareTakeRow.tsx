@@ -43,8 +43,19 @@ export function CompareTakeRow({ index, voiceId, take, active, onPlay, register 
   }, [ws, active, index, onPlay]);
 
   return (
-    <li className={`take${active ? ' active' : ''}`} data-state={take.status} data-duration={duration.toFixed(3)} aria-label={`Take ${index + 1}: ${name}`}>
-      <button type="button" className="play small-play" onClick={() => onPlay(index)} disabled={take.status !== 'ready'} aria-label={`${playing ? 'Pause' : 'Play'} ${name}`}>
+    <li
+      className={`take${active ? ' active' : ''}`}
+      data-state={take.status}
+      data-duration={duration.toFixed(3)}
+      aria-label={`Take ${index + 1}: ${name}`}
+    >
+      <button
+        type="button"
+        className="play small-play"
+        onClick={() => onPlay(index)}
+        disabled={take.status !== 'ready'}
+        aria-label={`${playing ? 'Pause' : 'Play'} ${name}`}
+      >
         {playing ? <PauseIcon /> : <PlayIcon />}
       </button>
       <div className="take-main">

@@ -32,7 +32,12 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
   };
 
   return (
-    <li className={`job job-${job.status}${playing ? ' job-playing' : ''}`} aria-label={`Job ${name}, ${cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}`} data-job-id={id} data-status={job.status}>
+    <li
+      className={`job job-${job.status}${playing ? ' job-playing' : ''}`}
+      aria-label={`Job ${name}, ${cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}`}
+      data-job-id={id}
+      data-status={job.status}
+    >
       <div className="job-line">
         <span className={`badge badge-${cancelled ? 'cancelled' : job.status}`}>{cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}</span>
         <span className="job-title" title={title}>
@@ -55,9 +60,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       {job.status === 'running' && (
         <div className="job-progress">
           <progress max={1} value={fraction} aria-label="Progress" data-done={job.progress.done} />
-          <span className="muted small">
-            {job.progress.total > 0 ? `${job.progress.done} / ${job.progress.total}` : 'Queued'}
-          </span>
+          <span className="muted small">{job.progress.total > 0 ? `${job.progress.done} / ${job.progress.total}` : 'Queued'}</span>
         </div>
       )}
 
@@ -89,12 +92,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
           </button>
         )}
         {job.status === 'failed' && (
-          <button
-            type="button"
-            className="small secondary"
-            onClick={() => void retryJob(id)}
-            aria-label={`Retry job ${name}`}
-          >
+          <button type="button" className="small secondary" onClick={() => void retryJob(id)} aria-label={`Retry job ${name}`}>
             Retry
           </button>
         )}

@@ -24,8 +24,8 @@ export function KeyPrompt() {
           <p>The studio needs the API key of your Orator gateway.</p>
         )}
         <p className="muted">
-          Open the studio link that <code>npm run serve</code> prints (it ends in <code>#key=…</code>), or paste the key
-          from the <code>api-key</code> file in the gateway&rsquo;s data folder.
+          Open the studio link that <code>npm run serve</code> prints (it ends in <code>#key=…</code>), or paste the key from the{' '}
+          <code>api-key</code> file in the gateway&rsquo;s data folder.
         </p>
         <label className="field">
           <span>API key</span>

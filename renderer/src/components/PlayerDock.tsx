@@ -38,7 +38,9 @@ function Player({ source }: { source: PlayerSource }) {
     setLoad({ status: 'loading' });
     setDownloadError(null);
     const loading =
-      source.kind === 'audio' ? ws.loadBlob(source.audio.blob).then(() => 'inline' as const) : loadJobAudio(ws, client, source.job, abort.signal);
+      source.kind === 'audio'
+        ? ws.loadBlob(source.audio.blob).then(() => 'inline' as const)
+        : loadJobAudio(ws, client, source.job, abort.signal);
     loading
       .then((mode) => {
         if (abort.signal.aborted) return;
@@ -117,7 +119,16 @@ function Player({ source }: { source: PlayerSource }) {
       <div className="dock-controls">
         <label className="mini-field">
           <span>Zoom</span>
-          <input type="range" min={0} max={300} step={10} value={zoom} onChange={(e) => setZoom(Number(e.target.value))} disabled={!ready} aria-label="Zoom" />
+          <input
+            type="range"
+            min={0}
+            max={300}
+            step={10}
+            value={zoom}
+            onChange={(e) => setZoom(Number(e.target.value))}
+            disabled={!ready}
+            aria-label="Zoom"
+          />
         </label>
         <label className="mini-field">
           <span>Speed</span>

@@ -71,7 +71,11 @@ export function VoiceBrowser() {
             </button>
           </p>
         )}
-        {status === 'loading' && <p className="muted" role="status">Loading voices…</p>}
+        {status === 'loading' && (
+          <p className="muted" role="status">
+            Loading voices…
+          </p>
+        )}
         {status === 'ready' && voices.length === 0 && (
           <p className="empty">
             No voice matches these filters.
@@ -80,27 +84,27 @@ export function VoiceBrowser() {
         )}
         {voices.length > 0 && (
           <div className="table-scroll">
-          <table className="voice-table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Favourite</span>
-                </th>
-                <th scope="col">Voice</th>
-                <th scope="col">Language</th>
-                <th scope="col">Gender</th>
-                <th scope="col">Quality</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {voices.map((v) => (
-                <VoiceRow key={v.id} voice={v} />
-              ))}
-            </tbody>
-          </table>
+            <table className="voice-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">Favourite</span>
+                  </th>
+                  <th scope="col">Voice</th>
+                  <th scope="col">Language</th>
+                  <th scope="col">Gender</th>
+                  <th scope="col">Quality</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {voices.map((v) => (
+                  <VoiceRow key={v.id} voice={v} />
+                ))}
+              </tbody>
+            </table>
           </div>
         )}
       </section>

@@ -20,10 +20,19 @@ export function VoicePicker({ value, onChange, label, emptyLabel, id }: Props) {
   // Memoized: the editor re-renders on every keystroke, and there are a thousand voices.
   const groups = useMemo(
     () => ({
-      favourites: sortVoices({ engines }, engines.flatMap((e) => voices[e.id] ?? []).filter((v) => favourites.includes(v.id))),
+      favourites: sortVoices(
+        { engines },
+        engines.flatMap((e) => voices[e.id] ?? []).filter((v) => favourites.includes(v.id)),
+      ),
       engines: engines
         .filter((e) => e.available)
-        .map((e) => ({ engine: e, voices: sortVoices({ engines }, (voices[e.id] ?? []).filter((v) => !favourites.includes(v.id))) })),
+        .map((e) => ({
+          engine: e,
+          voices: sortVoices(
+            { engines },
+            (voices[e.id] ?? []).filter((v) => !favourites.includes(v.id)),
+          ),
+        })),
     }),
     [engines, voices, favourites],
   );
@@ -35,7 +44,13 @@ export function VoicePicker({ value, onChange, label, emptyLabel, id }: Props) {
   );
 
   return (
-    <select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} title={chosen ? voiceOptionLabel({ engines }, chosen) : undefined}>
+    <select
+      id={id}
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      title={chosen ? voiceOptionLabel({ engines }, chosen) : undefined}
+    >
       {emptyLabel !== undefined && <option value="">{emptyLabel}</option>}
       {groups.favourites.length > 0 && <optgroup label="★ Favourites">{groups.favourites.map((v) => option(v, `fav-${v.id}`))}</optgroup>}
       {groups.engines.map(({ engine, voices: list }) => (

@@ -28,7 +28,9 @@ export function VoiceRow({ voice }: { voice: Voice }) {
         </button>
       </td>
       <td>
-        <div className="voice-name" title={voice.name}>{voice.name}</div>
+        <div className="voice-name" title={voice.name}>
+          {voice.name}
+        </div>
         <div className="muted small voice-id" title={voice.id}>
           <span className="voice-engine">{engine}</span> · <span className="mono">{voice.id}</span> ·{' '}
           {(voice.sampleRate / 1000).toFixed(voice.sampleRate % 1000 ? 2 : 0)} kHz
@@ -44,9 +46,17 @@ export function VoiceRow({ voice }: { voice: Voice }) {
         {language !== voice.language && <span className="muted small mono"> {voice.language}</span>}
       </td>
       <td className="muted">{voice.gender ?? '—'}</td>
-      <td>{voice.quality ? <span className={`quality quality-${voice.quality}`}>{voice.quality}</span> : <span className="muted">—</span>}</td>
+      <td>
+        {voice.quality ? <span className={`quality quality-${voice.quality}`}>{voice.quality}</span> : <span className="muted">—</span>}
+      </td>
       <td className="row-actions">
-        <button type="button" className="small secondary" onClick={() => void previewVoice(voice.id)} disabled={previewing} aria-label={`Preview ${label}`}>
+        <button
+          type="button"
+          className="small secondary"
+          onClick={() => void previewVoice(voice.id)}
+          disabled={previewing}
+          aria-label={`Preview ${label}`}
+        >
           {previewing ? 'Loading…' : 'Preview'}
         </button>
         <button

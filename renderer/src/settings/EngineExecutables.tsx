@@ -21,9 +21,7 @@ export function EngineExecutables({ value, onChange, pending }: Props) {
 
   return (
     <div className="field">
-      <span>
-        Engine executables {pending && <span className="badge settings-restart">restart</span>}
-      </span>
+      <span>Engine executables {pending && <span className="badge settings-restart">restart</span>}</span>
       {Object.entries(value).map(([name, path]) => (
         <div className="settings-row" key={name}>
           <span className="mono">{name}</span>
@@ -34,8 +32,20 @@ export function EngineExecutables({ value, onChange, pending }: Props) {
         </div>
       ))}
       <div className="settings-row">
-        <input value={engine} onChange={(e) => setEngine(e.target.value)} placeholder="engine id, e.g. piper" aria-label="Engine id" spellCheck={false} />
-        <input value={file} onChange={(e) => setFile(e.target.value)} placeholder="/path/to/executable" aria-label="Executable path" spellCheck={false} />
+        <input
+          value={engine}
+          onChange={(e) => setEngine(e.target.value)}
+          placeholder="engine id, e.g. piper"
+          aria-label="Engine id"
+          spellCheck={false}
+        />
+        <input
+          value={file}
+          onChange={(e) => setFile(e.target.value)}
+          placeholder="/path/to/executable"
+          aria-label="Executable path"
+          spellCheck={false}
+        />
         <button type="button" className="secondary small" disabled={!/^[a-z0-9-]+$/.test(id) || !file.trim()} onClick={add}>
           Add
         </button>

@@ -56,7 +56,7 @@ it('saves settings: live ones apply at once, the rest are marked for a restart',
   expect(synth.status).toBe(202);
 });
 
-it('shows the gateway\'s refusal in place and warns about non-loopback addresses', async () => {
+it("shows the gateway's refusal in place and warns about non-loopback addresses", async () => {
   const save = await renderPanel();
   fireEvent.change(field(/^Bind address/), { target: { value: '0.0.0.0' } });
   expect(screen.getByRole('alert').textContent).toContain('other machines can reach the gateway');

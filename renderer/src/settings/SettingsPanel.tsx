@@ -42,7 +42,9 @@ export function SettingsPanel() {
   }, [client]);
 
   if (!client || !draft || !view) {
-    return <div className="settings-panel">{status ? <p className="error">{status.text}</p> : <p className="muted">Loading settings…</p>}</div>;
+    return (
+      <div className="settings-panel">{status ? <p className="error">{status.text}</p> : <p className="muted">Loading settings…</p>}</div>
+    );
   }
 
   const set = <K extends SettingName>(name: K, value: Settings[K]) => setDraft({ ...draft, [name]: value });
@@ -78,9 +80,7 @@ export function SettingsPanel() {
       <fieldset>
         <legend>Gateway</legend>
         <label className="field">
-          <span>
-            Bind address {pending('host') && <span className="badge settings-restart">restart</span>}
-          </span>
+          <span>Bind address {pending('host') && <span className="badge settings-restart">restart</span>}</span>
           <input value={draft.host} onChange={(e) => set('host', e.target.value.trim())} spellCheck={false} />
           {!LOOPBACK.includes(draft.host) && (
             <span className="settings-warning" role="alert">
@@ -102,13 +102,20 @@ export function SettingsPanel() {
       <fieldset>
         <legend>Engines</legend>
         <label className="field">
-          <span>
-            Voice models folder {pending('models_dir') && <span className="badge settings-restart">restart</span>}
-          </span>
-          <input value={draft.models_dir} onChange={(e) => set('models_dir', e.target.value)} placeholder="/path/to/voices" spellCheck={false} />
+          <span>Voice models folder {pending('models_dir') && <span className="badge settings-restart">restart</span>}</span>
+          <input
+            value={draft.models_dir}
+            onChange={(e) => set('models_dir', e.target.value)}
+            placeholder="/path/to/voices"
+            spellCheck={false}
+          />
           <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
         </label>
-        <EngineExecutables value={draft.engine_executables} onChange={(value) => set('engine_executables', value)} pending={pending('engine_executables')} />
+        <EngineExecutables
+          value={draft.engine_executables}
+          onChange={(value) => set('engine_executables', value)}
+          pending={pending('engine_executables')}
+        />
       </fieldset>
 
       <fieldset>

@@ -46,7 +46,11 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => ({
     const { client, compareText, compareVoices, rate, pitch, volume } = get();
     if (!client || !compareText.trim()) return;
     const text = clipCodePoints(compareText, PREVIEW_MAX_CHARS);
-    set({ compareTakes: Object.fromEntries(compareVoices.map((v, i) => [i, v ? { status: 'loading' } : { status: 'error', error: 'Choose a voice.' }])) });
+    set({
+      compareTakes: Object.fromEntries(
+        compareVoices.map((v, i) => [i, v ? { status: 'loading' } : { status: 'error', error: 'Choose a voice.' }]),
+      ),
+    });
     await Promise.all(
       compareVoices.map(async (voice, index) => {
         if (!voice) return;

@@ -140,7 +140,9 @@ export function filterVoices(state: Pick<Store, 'engines' | 'voices' | 'favourit
     if (gender && v.gender !== gender) return false;
     if (favouritesOnly && !favourites.has(v.id)) return false;
     if (!needle) return true;
-    return [v.name, v.id, v.language, languageName(v.language), engineName(state, engineIdOf(v.id))].some((s) => s.toLowerCase().includes(needle));
+    return [v.name, v.id, v.language, languageName(v.language), engineName(state, engineIdOf(v.id))].some((s) =>
+      s.toLowerCase().includes(needle),
+    );
   });
   const sorted = sortVoices(state, matches);
   return [...sorted.filter((v) => favourites.has(v.id)), ...sorted.filter((v) => !favourites.has(v.id))];
@@ -149,5 +151,7 @@ export function filterVoices(state: Pick<Store, 'engines' | 'voices' | 'favourit
 /** Primary languages present among the voices, with their names, sorted by name. */
 export function languageOptions(state: Pick<Store, 'engines' | 'voices'>): { code: string; name: string }[] {
   const codes = new Set(allVoices(state).map((v) => primaryLanguage(v.language)));
-  return [...codes].map((code) => ({ code, name: languageName(code) })).sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
+  return [...codes]
+    .map((code) => ({ code, name: languageName(code) }))
+    .sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
 }

@@ -16,7 +16,8 @@ const job = (done: number, status: Job['status'] = 'running'): Job => ({
   created_at: '2026-01-01T00:00:00.000Z',
 });
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 let stop = () => {};
 afterEach(() => stop());
 
@@ -33,7 +34,9 @@ it('polls running jobs while the event stream cannot be reached, and goes live w
       if (down) throw new TypeError('fetch failed');
       opens++;
       // A stream that stays open, with nothing to say.
-      return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': open\n\n')) }), { headers: { 'content-type': 'text/event-stream' } });
+      return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': open\n\n')) }), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
     }
     if (url.includes('/jobs?')) return json({ jobs: [job(0)] });
     polls++;

@@ -6,8 +6,7 @@ import type { SliceCreator } from './types';
 
 /** What the player dock holds. Playback time is not here: it changes too fast for a store. */
 export type PlayerSource =
-  | { kind: 'audio'; key: number; audio: InlineAudio; title: string }
-  | { kind: 'job'; key: number; jobId: string; job: Job; title: string };
+  { kind: 'audio'; key: number; audio: InlineAudio; title: string } | { kind: 'job'; key: number; jobId: string; job: Job; title: string };
 
 export interface PlayerSlice {
   current: PlayerSource | null;
@@ -25,6 +24,9 @@ export const createPlayerSlice: SliceCreator<PlayerSlice> = (set, get) => ({
   autoplay: true,
   playAudio: (audio, { title }) => set({ current: { kind: 'audio', key: nextKey++, audio, title }, autoplay: true }),
   playJob: (job) =>
-    set({ current: { kind: 'job', key: nextKey++, jobId: job.job_id, job, title: `${jobTitle(job)} — ${voiceLabel(get(), job.voice)}` }, autoplay: true }),
+    set({
+      current: { kind: 'job', key: nextKey++, jobId: job.job_id, job, title: `${jobTitle(job)} — ${voiceLabel(get(), job.voice)}` },
+      autoplay: true,
+    }),
   closePlayer: () => set({ current: null }),
 });

@@ -15,11 +15,20 @@ const engine = (id: string, name: string): EngineSummary => ({
 });
 const voice = (id: string, name: string, language: string): Voice => ({ id, name, language, sampleRate: 16000 });
 
-const engines = [engine('svox-pico', 'SVOX Pico (embedded)'), engine('pico2wave', 'SVOX Pico (pico2wave)'), engine('espeak-ng', 'eSpeak NG (embedded)')];
+const engines = [
+  engine('svox-pico', 'SVOX Pico (embedded)'),
+  engine('pico2wave', 'SVOX Pico (pico2wave)'),
+  engine('espeak-ng', 'eSpeak NG (embedded)'),
+];
 const voices = {
   'svox-pico': [voice('svox-pico:en-US', 'US English (female)', 'en-US')],
   pico2wave: [voice('pico2wave:en-US', 'US English (female)', 'en-US')],
-  'espeak-ng': [voice('espeak-ng:bg', 'Bulgarian', 'bg'), voice('espeak-ng:bn', 'Bengali', 'bn'), voice('espeak-ng:ba', 'Bashkir', 'ba'), voice('espeak-ng:af', 'afrikaans', 'af')],
+  'espeak-ng': [
+    voice('espeak-ng:bg', 'Bulgarian', 'bg'),
+    voice('espeak-ng:bn', 'Bengali', 'bn'),
+    voice('espeak-ng:ba', 'Bashkir', 'ba'),
+    voice('espeak-ng:af', 'afrikaans', 'af'),
+  ],
 };
 const filters: VoiceFilters = { engine: '', language: '', gender: '', query: '', favouritesOnly: false };
 const state = { engines, voices, favourites: [] as string[], filters };
@@ -41,7 +50,14 @@ describe('voice labels', () => {
 describe('voice order', () => {
   it('sorts by displayed name, case-insensitively, then by engine name', () => {
     const names = sortVoices(state, Object.values(voices).flat()).map((v) => `${v.name}/${v.id.split(':')[0]}`);
-    expect(names).toEqual(['afrikaans/espeak-ng', 'Bashkir/espeak-ng', 'Bengali/espeak-ng', 'Bulgarian/espeak-ng', 'US English (female)/svox-pico', 'US English (female)/pico2wave']);
+    expect(names).toEqual([
+      'afrikaans/espeak-ng',
+      'Bashkir/espeak-ng',
+      'Bengali/espeak-ng',
+      'Bulgarian/espeak-ng',
+      'US English (female)/svox-pico',
+      'US English (female)/pico2wave',
+    ]);
   });
 
   it('the Voices table: favourites first, each part by name', () => {
@@ -58,7 +74,9 @@ describe('voice order', () => {
     const options = languageOptions(state);
     const names = new Intl.DisplayNames(undefined, { type: 'language' });
     expect(options.find((o) => o.code === 'bn')?.name).toBe(names.of('bn'));
-    expect(options.map((o) => o.name)).toEqual([...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })));
+    expect(options.map((o) => o.name)).toEqual(
+      [...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })),
+    );
   });
 });
 
