@@ -26,7 +26,7 @@ let instance: Promise<EspeakWorker> | undefined;
 let identifiers: Map<string, string> | undefined;
 
 function espeak(): Promise<EspeakWorker> {
-  instance ??= createEspeak().then((module: { eSpeakNGWorker: new () => EspeakWorker }) => new module.eSpeakNGWorker());
+  instance ??= createEspeak().then((module) => new (module as { eSpeakNGWorker: new () => EspeakWorker }).eSpeakNGWorker());
   return instance;
 }
 

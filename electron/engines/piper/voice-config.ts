@@ -34,7 +34,7 @@ export function parsePiperConfig(json: string, model: string, config: string): P
   try {
     parsed = JSON.parse(json) as PiperJson;
   } catch (error) {
-    throw new Error(`${config} is not valid JSON (${(error as Error).message})`);
+    throw new Error(`${config} is not valid JSON (${(error as Error).message})`, { cause: error });
   }
   const sampleRate = parsed.audio?.sample_rate;
   if (!Number.isInteger(sampleRate)) throw new Error(`${config} has no audio.sample_rate: not a Piper voice config`);

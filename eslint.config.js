@@ -1,0 +1,69 @@
+// Lint: typescript-eslint, React hooks, and the layer rule that keeps each concern in its place.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The main process's layers, lowest first: a layer imports only layers below it (docs/architecture.md).
+ * Folders on one line are one layer. main.ts, serve.ts, preload, tools/ and testing/ sit above all.
+ */
+export const LAYERS = [['contract'], ['audio', 'storage'], ['engines'], ['jobs'], ['services', 'settings'], ['gateway'], ['shell']];
+
+/** Packages that belong to the HTTP and desktop edges: the core (below gateway) never imports them. */
+const EDGE_PACKAGES = ['electron', 'fastify', '@fastify/*'];
+
+function layerRules() {
+  const gatewayLayer = LAYERS.findIndex((layer) => layer.includes('gateway'));
+  // The top layer may import every other one: no rule for it.
+  return LAYERS.slice(0, -1).map((layer, index) => {
+    const above = LAYERS.slice(index + 1).flat();
+    const patterns = [{ group: above.map((folder) => `**/${folder}/**`), message: `${layer.join('/')} may not import a higher layer.` }];
+    if (index < gatewayLayer) {
+      patterns.push({ group: EDGE_PACKAGES, message: 'Core modules stay free of HTTP and Electron; the gateway and shell own those.' });
+    }
+    return {
+      files: layer.map((folder) => `electron/${folder}/**/*.{ts,cts}`),
+      ignores: ['**/*.test.ts', '**/testing/**'],
+      rules: { 'no-restricted-imports': ['error', { patterns }] },
+    };
+  });
+}
+
+export default tseslint.config(
+  { ignores: ['dist/', 'release/', 'test-results/', 'playwright-report/', 'e2e/artifacts/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The studio is a client of the API: it sees the contract and the desktop bridge's types, nothing else.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // gitignore rules: a file cannot be let back in below an excluded folder, so exclude level by level
+              group: ['**/electron/*', '!**/electron/contract', '!**/electron/shell', '**/electron/shell/*', '!**/electron/shell/bridge'],
+              message: 'The renderer imports only electron/contract and the bridge types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...layerRules(),
+);
