@@ -9,3 +9,4 @@ export * from './synthesis';
 export * from './jobs';
 export * from './paths';
 export * from './settings';
+export * from './whoami';

@@ -16,6 +16,7 @@ import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
+import { whoamiRoutes } from './routes/whoami';
 
 export interface ServerDeps {
   registry: EngineRegistry;
@@ -29,6 +30,8 @@ export interface ServerDeps {
   bodyLimit: number;
   staticDir?: string | undefined;
   logger?: boolean;
+  /** This data folder's gateway id (whoami). */
+  instance: string;
 }
 
 /** Builds the gateway without listening: the same app for `npm run serve`, Electron and tests. */
@@ -61,6 +64,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });

@@ -16,6 +16,7 @@ import { lockDataDir } from '../storage/data-dir-lock';
 import { openDatabase } from '../storage/database';
 import { loadOrCreateApiKey } from './api-key';
 import { bodyLimitFor, type GatewayConfig } from './config';
+import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
 import { buildServer } from './server';
 
@@ -24,6 +25,10 @@ export interface Gateway {
   port: number;
   apiKey: string;
   apiKeyFile: string;
+  /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
+  apiKeyCreated: boolean;
+  /** This data folder's gateway id, as whoami reports it. */
+  instance: string;
   app: FastifyInstance;
   registry: EngineRegistry;
   /** Holds back new job chunks (the tray's "pause queue"); running chunks finish. */
@@ -51,6 +56,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     config = settings.config;
     const stored = await loadOrCreateApiKey(config.dataDir);
     let apiKey = config.apiKey ?? stored.key;
+    const instance = await loadOrCreateInstanceId(config.dataDir);
 
     const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
@@ -86,6 +92,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
       staticDir: config.staticDir,
       logger: options.logger ?? false,
+      instance,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -105,6 +112,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         return apiKey;
       },
       apiKeyFile: stored.file,
+      apiKeyCreated: stored.created && config.apiKey === undefined,
+      instance,
       app,
       registry,
       pauseQueue: () => runner.pause(),

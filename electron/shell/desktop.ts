@@ -93,14 +93,20 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     window.focus();
   };
 
-  const tray = createTray(electron, icon('tray.png'), () => ({ windowVisible: window.isVisible(), queuePaused: gateway.queuePaused }), {
-    toggleWindow: () => (window.isVisible() ? window.hide() : showWindow()),
-    copyApiUrl: () => electron.clipboard.writeText(gateway.url),
-    copyApiKey: () => electron.clipboard.writeText(gateway.apiKey),
-    pauseQueue: () => gateway.pauseQueue(),
-    resumeQueue: () => gateway.resumeQueue(),
-    quit: () => app.quit(),
-  });
+  const tray = createTray(
+    electron,
+    icon('tray.png'),
+    gateway.instance,
+    () => ({ windowVisible: window.isVisible(), queuePaused: gateway.queuePaused }),
+    {
+      toggleWindow: () => (window.isVisible() ? window.hide() : showWindow()),
+      copyApiUrl: () => electron.clipboard.writeText(gateway.url),
+      copyApiKey: () => electron.clipboard.writeText(gateway.apiKey),
+      pauseQueue: () => gateway.pauseQueue(),
+      resumeQueue: () => gateway.resumeQueue(),
+      quit: () => app.quit(),
+    },
+  );
 
   registerIpc(electron.ipcMain, {
     connection: () => ({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, appVersion: app.getVersion() }),
@@ -124,6 +130,6 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     },
   );
 
-  console.log(`Orator gateway at ${gateway.url}/ · API key in ${gateway.apiKeyFile}`);
+  console.log(`Orator gateway at ${gateway.url}/ · instance ${gateway.instance} · API key in ${gateway.apiKeyFile}`);
   return { gateway, window, quitDone: done };
 }
