@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../contract';
 import { decodeWav } from '../audio/wav';
+import { engineEnvironment } from './child-env';
 import type { Pcm } from './engine';
 
 /** A hung engine process is killed after this long and the request fails with engine_timeout. */
@@ -36,6 +37,7 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(options.signal.reason);
     const child = spawn(executable, args, {
+      env: engineEnvironment(),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
