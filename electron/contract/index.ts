@@ -10,3 +10,4 @@ export * from './jobs';
 export * from './paths';
 export * from './settings';
 export * from './whoami';
+export * from './security-headers';

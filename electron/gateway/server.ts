@@ -12,6 +12,7 @@ import { hasKey, registerAuth } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
@@ -45,6 +46,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerSecurityHeaders(app);
   // JSON only: Fastify would otherwise parse text/plain bodies as strings.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app, deps.bodyLimit);

@@ -8,7 +8,7 @@ import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-pro
 import { registerIpc } from './ipc';
 import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
-import { contentSecurityPolicy, denyAllPermissions, guardWebContents } from './security';
+import { denyAllPermissions, guardWebContents } from './security';
 import { createTray } from './tray';
 import { createStudioWindow } from './window';
 
@@ -70,10 +70,7 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   }
 
   const gatewayOrigin = new URL(gateway.url).origin;
-  electron.protocol.handle(
-    APP_SCHEME,
-    appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)),
-  );
+  electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, gatewayOrigin));
   denyAllPermissions(electron.session.defaultSession);
   // The studio's player streams job audio; the key is read live, as it can be regenerated.
   authorizeJobAudio(electron.session.defaultSession, gatewayOrigin, () => gateway.apiKey);
