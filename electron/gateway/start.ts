@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -12,10 +11,11 @@ import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
+import { makeTreePrivate, prepareDataDir } from '../storage/data-dir';
 import { lockDataDir } from '../storage/data-dir-lock';
 import { openDatabase } from '../storage/database';
 import { loadOrCreateApiKey } from './api-key';
-import { bodyLimitFor, type GatewayConfig } from './config';
+import { bodyLimitFor, defaultDataDir, type GatewayConfig } from './config';
 import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
 import { buildServer } from './server';
@@ -46,7 +46,8 @@ export interface StartOptions {
 
 /** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataDir(config.dataDir, { createParents: config.dataDir === defaultDataDir() });
+  warnAboutForeignFiles(config.dataDir, makeTreePrivate(config.dataDir).failed);
   // What is started is stopped again, newest first, if a later step fails (say, the port is taken).
   const unlock = await lockDataDir(config.dataDir);
   const undo: (() => unknown)[] = [unlock];
@@ -134,6 +135,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     for (const step of undo) await step();
     throw error;
   }
+}
+
+function warnAboutForeignFiles(dataDir: string, failed: string[]): void {
+  if (failed.length === 0) return;
+  console.warn(
+    `Orator: ${failed.length} entries in the data folder ${dataDir} could not be made private (they belong to another user), e.g. ${failed[0]}.`,
+  );
 }
 
 /** The host part of the gateway's URL: bound to every interface, it is reached on loopback. */
