@@ -13,6 +13,7 @@ import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerRequestLog } from './request-log';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
@@ -33,6 +34,8 @@ export interface ServerDeps {
   logger?: boolean;
   /** This data folder's gateway id (whoami). */
   instance: string;
+  /** Where one line per request goes (request-log.ts); none in tests that build a bare server. */
+  requestLog?: { write(line: string): void };
 }
 
 /** Builds the gateway without listening: the same app for `npm run serve`, Electron and tests. */
@@ -46,6 +49,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (deps.requestLog) registerRequestLog(app, deps.requestLog);
   registerSecurityHeaders(app);
   // JSON only: Fastify would otherwise parse text/plain bodies as strings.
   app.removeContentTypeParser('text/plain');

@@ -18,6 +18,7 @@ import { loadOrCreateApiKey } from './api-key';
 import { bodyLimitFor, defaultDataDir, type GatewayConfig } from './config';
 import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
+import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 
 export interface Gateway {
@@ -58,6 +59,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const stored = await loadOrCreateApiKey(config.dataDir);
     let apiKey = config.apiKey ?? stored.key;
     const instance = await loadOrCreateInstanceId(config.dataDir);
+    const requestLog = openRequestLog(config.dataDir);
+    undo.unshift(() => requestLog.close());
 
     const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
@@ -94,6 +97,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       staticDir: config.staticDir,
       logger: options.logger ?? false,
       instance,
+      requestLog,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -128,6 +132,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         await runner.stop();
         await pool.close();
         db.close();
+        requestLog.close();
         await unlock();
       },
     };
