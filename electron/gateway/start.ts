@@ -20,6 +20,7 @@ import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
 import { openRequestLog } from './request-log';
 import { buildServer } from './server';
+import { closeServerGracefully } from './shutdown';
 
 export interface Gateway {
   url: string;
@@ -128,8 +129,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       },
       async close() {
         stopSweeper();
-        await app.close();
-        await runner.stop();
+        // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
+        await Promise.all([closeServerGracefully(app), runner.stop()]);
         await pool.close();
         db.close();
         requestLog.close();
