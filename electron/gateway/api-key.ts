@@ -47,24 +47,31 @@ function fromFile(option: string, given: string): ApiKeyOverride {
 }
 
 /** A key file must be private: a key that other users can read is theirs too. */
-export function readApiKeyFile(file: string): string {
-  let mode: number;
-  try {
-    const stats = statSync(file);
-    if (!stats.isFile()) throw new Error(`The API key file ${file} is not a file.`);
-    mode = stats.mode & 0o777;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`);
-    throw code ? new Error(`The API key file ${file} cannot be read: ${(error as Error).message}`) : error;
-  }
+function readApiKeyFile(file: string): string {
+  const stats = explained(file, () => statSync(file));
+  if (!stats.isFile()) throw new Error(`The API key file ${file} is not a file.`);
+  const mode = stats.mode & 0o777;
   // Windows has no such mode bits (its ACLs decide); elsewhere group or others must have no access.
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new Error(
       `The API key file ${file} is open to other users (mode ${mode.toString(8).padStart(4, '0')}), who could read the key. Make it private first: chmod 600 ${file}`,
     );
   }
-  return checkedKey(readFileSync(file, 'utf8'), `The API key file ${file}`);
+  return checkedKey(
+    explained(file, () => readFileSync(file, 'utf8')),
+    `The API key file ${file}`,
+  );
+}
+
+/** File system errors as sentences that name the key file. */
+function explained<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`);
+    throw new Error(`The API key file ${file} cannot be read (${code ?? (error as Error).message}).`);
+  }
 }
 
 /** Clients send the key as "Bearer <key>": it is one word, without spaces. */

@@ -3,6 +3,9 @@ import { access, chmod, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE } from './private-files';
 
+/** Windows keeps access in ACLs (%APPDATA% is the user's own); its mode bits mean only read-only or not. */
+const HAS_MODE_BITS = process.platform !== 'win32';
+
 export interface DataDirOptions {
   /**
    * Create missing parent folders too: right for the platform's default location (~/.config may
@@ -38,7 +41,7 @@ export async function prepareDataDir(dir: string, options: DataDirOptions): Prom
       `The data folder ${dir} is read-only (${describe(error)}). Orator writes its job queue and audio there: make it writable for this user, or choose another --data-dir.`,
     );
   }
-  if ((stats.mode & 0o077) === 0) return;
+  if (!HAS_MODE_BITS || (stats.mode & 0o077) === 0) return;
   try {
     await chmod(dir, stats.mode & 0o700);
   } catch (error) {
@@ -65,7 +68,7 @@ export interface TighteningReport {
  */
 export function makeTreePrivate(dir: string): TighteningReport {
   const report: TighteningReport = { entries: 0, tightened: 0, failed: [] };
-  const pending = [dir];
+  const pending = HAS_MODE_BITS ? [dir] : [];
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     let entries;
     try {
