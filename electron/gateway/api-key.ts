@@ -69,8 +69,8 @@ function explained<T>(file: string, read: () => T): T {
     return read();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`);
-    throw new Error(`The API key file ${file} cannot be read (${code ?? (error as Error).message}).`);
+    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`, { cause: error });
+    throw new Error(`The API key file ${file} cannot be read (${code ?? (error as Error).message}).`, { cause: error });
   }
 }
 

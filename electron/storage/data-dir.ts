@@ -28,9 +28,11 @@ export async function prepareDataDir(dir: string, options: DataDirOptions): Prom
     if (code === 'ENOENT') {
       throw new Error(
         `The folder ${path.dirname(dir)}, which is to hold the data folder ${dir}, does not exist. Create it, or choose another --data-dir.`,
+        { cause: error },
       );
     }
-    if (code !== 'EEXIST') throw new Error(`The data folder ${dir} cannot be created: ${describe(error)}. Choose another --data-dir.`);
+    if (code !== 'EEXIST')
+      throw new Error(`The data folder ${dir} cannot be created: ${describe(error)}. Choose another --data-dir.`, { cause: error });
   }
   const stats = await stat(dir);
   if (!stats.isDirectory()) throw new Error(`The data folder ${dir} is not a folder. Choose another --data-dir.`);
@@ -39,6 +41,7 @@ export async function prepareDataDir(dir: string, options: DataDirOptions): Prom
   } catch (error) {
     throw new Error(
       `The data folder ${dir} is read-only (${describe(error)}). Orator writes its job queue and audio there: make it writable for this user, or choose another --data-dir.`,
+      { cause: error },
     );
   }
   if (!HAS_MODE_BITS || (stats.mode & 0o077) === 0) return;
@@ -47,6 +50,7 @@ export async function prepareDataDir(dir: string, options: DataDirOptions): Prom
   } catch (error) {
     throw new Error(
       `The data folder ${dir} is open to other users and cannot be made private (${describe(error)}); it belongs to another user. Choose a folder of your own with --data-dir.`,
+      { cause: error },
     );
   }
 }

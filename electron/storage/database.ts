@@ -49,11 +49,13 @@ function explained(error: unknown, file: string): unknown {
     return new Error(
       `The database ${file} is damaged (${(error as Error).message}). Orator will not start on it, as starting empty would hide the jobs it holds. ` +
         `Restore it from a backup, or move it aside to start with an empty job list: rename ${file} (and ${file}-wal and ${file}-shm, if present) to another name.`,
+      { cause: error },
     );
   }
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_CANTOPEN')) {
     return new Error(
       `The database ${file} cannot be written (${(error as Error).message}). Make it and its folder writable for this user.`,
+      { cause: error },
     );
   }
   return error;
