@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { api, expect, test } from './fixtures';
 
 test('loads the studio with the key from the link and removes it from the address bar', async ({ page, gateway, snap }) => {
   const consoleErrors: string[] = [];
@@ -27,6 +27,31 @@ test('loads the studio with the key from the link and removes it from the addres
   expect(missing).toEqual([]);
   expect(consoleErrors).toEqual([]);
   await snap('connect-studio');
+});
+
+test("the studio's service worker authorizes the studio's own audio requests, never a navigation", async ({ page, gateway }) => {
+  const queued = await api(gateway, '/api/v1/tts/synthesize', {
+    method: 'POST',
+    body: JSON.stringify({ text: 'Job audio.', mode: 'job' }),
+  });
+  const { job_id } = (await queued.json()) as { job_id: string };
+  await expect
+    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status)
+    .toBe('done');
+  const audio = `${gateway.url}/api/v1/tts/jobs/${job_id}/audio`;
+
+  await page.goto(gateway.studioUrl);
+  await expect(page.getByRole('tab', { name: 'Studio', selected: true })).toBeVisible();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  // what the player's <audio> does: a request without the header, which the worker completes
+  expect(await page.evaluate(async (url) => (await fetch(url, { mode: 'no-cors' })).status, audio)).toBe(200);
+
+  // a tab opened on job audio (a link or redirect from any site) gets no key, with the studio open beside it
+  const other = await page.context().newPage();
+  const navigation = await other.goto(audio);
+  expect(navigation!.status()).toBe(401);
+  expect(await navigation!.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  await other.close();
 });
 
 test('a wrong key shows the key prompt, and the right key gets in', async ({ page, gateway, snap }) => {

@@ -1,7 +1,7 @@
 import { test as base, expect, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +16,15 @@ export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
 export interface Gateway {
   url: string;
   apiKey: string;
-  /** The link `npm run serve` prints: the studio with the key in the fragment. */
+  /** The link `npm run serve` prints on a terminal at first start: the studio with the key in the fragment. */
   studioUrl: string;
   dataDir: string;
 }
 
-/** Starts `node dist/serve.mjs --port 0` on a temp data dir and reads the line it prints. */
+/**
+ * Starts `node dist/serve.mjs --port 0` on a temp data dir and reads the line it prints. Its
+ * output is a pipe, not a terminal, so the line names the key's file instead of showing the key.
+ */
 async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; stop: () => Promise<void> }> {
   if (!existsSync(SERVE) || !existsSync(path.join(DIST, 'renderer', 'index.html'))) {
     throw new Error(`${DIST} holds no built gateway and studio: run \`npm run build\` first.`);
@@ -41,7 +44,7 @@ async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; st
     const timer = setTimeout(() => reject(new Error(`The gateway did not start in time.\n${stdout}${stderr}`)), 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const found = stdout.split('\n').find((l) => l.includes('#key='));
+      const found = stdout.split('\n').find((l) => l.startsWith('Orator gateway at ') && l.includes(' · API key in '));
       if (found) {
         clearTimeout(timer);
         resolve(found);
@@ -52,9 +55,10 @@ async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; st
       reject(new Error(`The gateway exited with ${code}.\n${stdout}${stderr}`));
     });
   });
-  const match = /studio: (http:\/\/\S+?)\/#key=(\S+)/.exec(line);
+  const match = /^Orator gateway at (http:\/\/\S+?)\/ .* API key in (\S+)$/.exec(line);
   if (!match) throw new Error(`Unexpected gateway line: ${line}`);
-  const [, url, apiKey] = match as unknown as [string, string, string];
+  const [, url, keyFile] = match as unknown as [string, string, string];
+  const apiKey = (await readFile(keyFile, 'utf8')).trim();
   return {
     gateway: { url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir },
     stop: async () => {

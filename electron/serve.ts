@@ -1,27 +1,54 @@
 /**
  * `npm run serve`: the gateway headless, in plain Node, with the web studio at "/".
- * Flags: --host --port --data-dir --api-key --inline-threshold --max-text-length --workers --max-queued-jobs
+ * Flags: --host --port --data-dir --api-key-file --api-key --inline-threshold --max-text-length
+ * --workers --max-queued-jobs --retention-hours
  */
 import { fileURLToPath } from 'node:url';
+import { ARGV_KEY_SOURCE } from './gateway/api-key';
 import { configFromArgs } from './gateway/config';
-import { startGateway } from './gateway/start';
+import { startGateway, type Gateway } from './gateway/start';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+
+/**
+ * The one start-up line. The studio link carries the key, so it is printed only when the key was
+ * made by this very start and a person sees the output: never into a log file, journald or a pipe.
+ */
+function startupLine(gateway: Gateway, keySource: string | undefined, terminal: boolean): string {
+  const parts = [`Orator gateway at ${gateway.url}/`, `instance ${gateway.instance}`];
+  if (keySource) parts.push(`API key from ${keySource}`);
+  else if (gateway.apiKeyCreated && terminal)
+    parts.push(`studio: ${gateway.url}/#key=${gateway.apiKey}`, `API key saved in ${gateway.apiKeyFile}`);
+  else parts.push(`API key in ${gateway.apiKeyFile}`);
+  return parts.join(' · ');
+}
 
 async function main() {
   const config = { ...configFromArgs(process.argv.slice(2)), staticDir: fileURLToPath(new URL('./renderer', import.meta.url)) };
   if (!LOOPBACK.includes(config.host)) {
     console.warn(`Warning: binding to ${config.host} exposes the gateway beyond this machine; anyone with the API key can use it.`);
   }
+  if (config.apiKeySource === ARGV_KEY_SOURCE) {
+    console.warn(
+      'Warning: --api-key puts the key on the command line, where other users of this machine can read it (ps, /proc/<pid>/cmdline). Use --api-key-file <file> (mode 0600) or ORATOR_API_KEY instead.',
+    );
+  }
   const gateway = await startGateway(config, { workerFile: new URL('./synth-worker.mjs', import.meta.url) });
-  const keySource = config.apiKey === undefined ? `API key in ${gateway.apiKeyFile}` : 'API key from --api-key / ORATOR_API_KEY';
-  console.log(`Orator gateway at ${gateway.url}/ · studio: ${gateway.url}/#key=${gateway.apiKey} · ${keySource}`);
+  console.log(startupLine(gateway, config.apiKeySource, process.stdout.isTTY === true));
 
+  // The first signal drains (gateway.close: requests in flight are answered, jobs checkpoint);
+  // a second one, from someone who will not wait, exits at once.
   let closing = false;
   const shutdown = () => {
-    if (closing) return;
+    if (closing) process.exit(1);
     closing = true;
-    void gateway.close().then(() => process.exit(0));
+    gateway.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`Orator did not stop cleanly: ${error.message}`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -9,3 +9,5 @@ export * from './synthesis';
 export * from './jobs';
 export * from './paths';
 export * from './settings';
+export * from './whoami';
+export * from './security-headers';

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../contract';
 import { decodeWav } from '../audio/wav';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
+import { engineEnvironment } from './child-env';
 import type { Pcm } from './engine';
 
 /** A hung engine process is killed after this long and the request fails with engine_timeout. */
@@ -36,6 +38,7 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(options.signal.reason);
     const child = spawn(executable, args, {
+      env: engineEnvironment(),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -136,11 +139,12 @@ export async function synthesizeWithTool(
   options: SynthesizeToolOptions = {},
 ): Promise<Pcm> {
   const root = options.tempDir ?? os.tmpdir();
-  if (options.tempDir !== undefined) await mkdir(root, { recursive: true });
+  if (options.tempDir !== undefined) await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   const dir = await mkdtemp(path.join(root, TEMP_PREFIX));
   try {
     const files = { textFile: path.join(dir, 'in.txt'), wavFile: path.join(dir, 'out.wav') };
-    await writeFile(files.textFile, text, 'utf8');
+    // the text is the user's: private like everything in the data dir (mkdtemp's folder is 0700 too)
+    await writeFile(files.textFile, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     const { args, input, wavOnStdout } = command(files);
     const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
     return decodeWav(wavOnStdout ? stdout : await readFile(files.wavFile));
@@ -157,7 +161,7 @@ export async function synthesizeWithTool(
  * Returns how many entries were removed.
  */
 export async function clearTempDir(dir: string): Promise<number> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const leftovers = (await readdir(dir)).filter((name) => name.startsWith(TEMP_PREFIX));
   await Promise.all(leftovers.map((name) => rm(path.join(dir, name), { recursive: true, force: true })));
   return leftovers.length;

@@ -1,26 +1,83 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readOrCreateValue } from '../storage/private-files';
 
 export const API_KEY_FILE = 'api-key';
 
-/** Reads the key stored in the data dir, creating one (32 random bytes, base64url, mode 0600) on first start. */
-export async function loadOrCreateApiKey(dataDir: string): Promise<{ key: string; file: string }> {
+/**
+ * Reads the key stored in the data dir, creating one (32 random bytes, base64url, mode 0600) on
+ * first start. `created`: the key was made by this call (the only time it may be printed).
+ */
+export async function loadOrCreateApiKey(dataDir: string): Promise<{ key: string; file: string; created: boolean }> {
   const file = path.join(dataDir, API_KEY_FILE);
-  try {
-    const key = (await readFile(file, 'utf8')).trim();
-    if (key) return { key, file };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(32).toString('base64url');
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
-  return { key, file };
+  const { value, created } = await readOrCreateValue(file, () => randomBytes(32).toString('base64url'));
+  return { key: value, file, created };
 }
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
 export function keysMatch(given: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+export interface ApiKeyOverride {
+  /** Replaces the stored key for this run. */
+  apiKey?: string;
+  /** Where it came from, for the start-up line: "--api-key-file <path>", "--api-key", "ORATOR_API_KEY"… */
+  apiKeySource?: string;
+}
+
+/** The source name of a key given on the command line, which other local users can read. */
+export const ARGV_KEY_SOURCE = '--api-key';
+
+/** A key given by flag or environment variable; flags win, a file wins over the key itself. */
+export function apiKeyOverride(flags: { file?: string | undefined; key?: string | undefined }, env: NodeJS.ProcessEnv): ApiKeyOverride {
+  if (flags.file !== undefined && flags.key !== undefined) throw new Error('Give the API key by --api-key-file or by --api-key, not both.');
+  if (flags.file !== undefined) return fromFile('--api-key-file', flags.file);
+  if (flags.key !== undefined) return { apiKey: checkedKey(flags.key, ARGV_KEY_SOURCE), apiKeySource: ARGV_KEY_SOURCE };
+  if (env.ORATOR_API_KEY_FILE) return fromFile('ORATOR_API_KEY_FILE', env.ORATOR_API_KEY_FILE);
+  if (env.ORATOR_API_KEY !== undefined) return { apiKey: checkedKey(env.ORATOR_API_KEY, 'ORATOR_API_KEY'), apiKeySource: 'ORATOR_API_KEY' };
+  return {};
+}
+
+function fromFile(option: string, given: string): ApiKeyOverride {
+  const file = path.resolve(given);
+  return { apiKey: readApiKeyFile(file), apiKeySource: `${option} ${file}` };
+}
+
+/** A key file must be private: a key that other users can read is theirs too. */
+function readApiKeyFile(file: string): string {
+  const stats = explained(file, () => statSync(file));
+  if (!stats.isFile()) throw new Error(`The API key file ${file} is not a file.`);
+  const mode = stats.mode & 0o777;
+  // Windows has no such mode bits (its ACLs decide); elsewhere group or others must have no access.
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new Error(
+      `The API key file ${file} is open to other users (mode ${mode.toString(8).padStart(4, '0')}), who could read the key. Make it private first: chmod 600 ${file}`,
+    );
+  }
+  return checkedKey(
+    explained(file, () => readFileSync(file, 'utf8')),
+    `The API key file ${file}`,
+  );
+}
+
+/** File system errors as sentences that name the key file. */
+function explained<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`, { cause: error });
+    throw new Error(`The API key file ${file} cannot be read (${code ?? (error as Error).message}).`, { cause: error });
+  }
+}
+
+/** Clients send the key as "Bearer <key>": it is one word, without spaces. */
+function checkedKey(raw: string, source: string): string {
+  const key = raw.trim();
+  if (!key) throw new Error(`${source} gives an empty API key.`);
+  if (/\s/.test(key)) throw new Error(`${source} gives an API key with spaces or several lines; a key is one word.`);
+  return key;
 }

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyLimitFor, configFromArgs, DEFAULTS, defaultDataDir } from './config';
 import { allowedHosts } from './plugins/host-check';
 
@@ -39,6 +42,53 @@ describe('configFromArgs', () => {
     expect(() => configFromArgs(['--port', 'abc'], {})).toThrow('--port');
     expect(() => configFromArgs(['--inline-threshold', '0'], {})).toThrow('--inline-threshold');
     expect(() => configFromArgs(['--colour'], {})).toThrow();
+  });
+
+  describe('--api-key-file', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'orator-key-file-'));
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+    const keyFile = async (name: string, content: string, mode: number) => {
+      const file = path.join(dir, name);
+      await writeFile(file, content);
+      await chmod(file, mode);
+      return file;
+    };
+
+    it('reads the key from a private file, and names the file as its source', async () => {
+      const file = await keyFile('private', 'from-a-file\n', 0o600);
+      expect(configFromArgs(['--api-key-file', file], { ORATOR_API_KEY: 'env-key' })).toMatchObject({
+        apiKey: 'from-a-file',
+        apiKeySource: `--api-key-file ${file}`,
+      });
+      expect(configFromArgs([], { ORATOR_API_KEY_FILE: file, ORATOR_API_KEY: 'env-key' })).toMatchObject({
+        apiKey: 'from-a-file',
+        apiKeySource: `ORATOR_API_KEY_FILE ${file}`,
+      });
+      expect(configFromArgs(['--api-key', 'k'], {})).toMatchObject({ apiKey: 'k', apiKeySource: '--api-key' });
+      expect(configFromArgs([], { ORATOR_API_KEY: 'e' })).toMatchObject({ apiKey: 'e', apiKeySource: 'ORATOR_API_KEY' });
+    });
+
+    it.each([0o640, 0o604, 0o620, 0o644])('refuses a file open to other users (mode %o), saying how to fix it', async (mode) => {
+      const file = await keyFile(`open-${mode.toString(8)}`, 'secret', mode);
+      expect(() => configFromArgs(['--api-key-file', file], {})).toThrow(
+        `The API key file ${file} is open to other users (mode 0${mode.toString(8)}), who could read the key. Make it private first: chmod 600 ${file}`,
+      );
+    });
+
+    it('refuses a missing or empty file, a key with spaces, and both flags at once', async () => {
+      expect(() => configFromArgs(['--api-key-file', path.join(dir, 'none')], {})).toThrow(/does not exist/);
+      expect(() => configFromArgs(['--api-key-file', dir], {})).toThrow(/is not a file/);
+      const empty = await keyFile('empty', '\n', 0o600);
+      expect(() => configFromArgs(['--api-key-file', empty], {})).toThrow(/gives an empty API key/);
+      const twoLines = await keyFile('two-lines', 'one\ntwo\n', 0o600);
+      expect(() => configFromArgs(['--api-key-file', twoLines], {})).toThrow(/a key is one word/);
+      expect(() => configFromArgs(['--api-key', ''], {})).toThrow(/--api-key gives an empty API key/);
+      const file = await keyFile('both', 'k', 0o600);
+      expect(() => configFromArgs(['--api-key-file', file, '--api-key', 'k'], {})).toThrow(/not both/);
+    });
   });
 
   it('uses the platform user data folder, as Electron does', () => {

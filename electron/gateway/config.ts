@@ -1,14 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { apiKeyOverride } from './api-key';
 
 export interface GatewayConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
   dataDir: string;
-  /** Overrides the stored key. */
+  /** Overrides the stored key: --api-key-file, --api-key, ORATOR_API_KEY_FILE or ORATOR_API_KEY. */
   apiKey?: string | undefined;
+  /** Where apiKey came from, for the start-up line (e.g. "--api-key-file /etc/orator/key"). */
+  apiKeySource?: string | undefined;
   inlineThreshold: number;
   maxTextLength: number;
   previewMaxChars: number;
@@ -64,6 +67,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'api-key': { type: 'string' },
+      'api-key-file': { type: 'string' },
       'inline-threshold': { type: 'string' },
       'max-text-length': { type: 'string' },
       workers: { type: 'string' },
@@ -76,7 +80,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
     port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, 0),
     dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env)),
-    apiKey: values['api-key'] ?? env.ORATOR_API_KEY,
+    ...apiKeyOverride({ file: values['api-key-file'], key: values['api-key'] }, env),
     inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
     maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),
     previewMaxChars: DEFAULTS.previewMaxChars,

@@ -30,10 +30,19 @@ describe('API key', () => {
   });
 
   it('guards every API route of the OpenAPI document, however its path is spelled', async () => {
-    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const routes = Object.entries(doc.paths).flatMap(([route, methods]) =>
-      Object.keys(methods).map((method) => [method.toUpperCase(), route] as const),
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([route, methods]) =>
+      Object.entries(methods).map(([method, operation]) => [method.toUpperCase(), route, operation] as const),
     );
+    // The one route open to all says so in the document (`security: []`), and the gateway agrees.
+    const open = operations.filter(([, , operation]) => operation.security?.length === 0);
+    expect(open.map(([method, route]) => `${method} ${route}`)).toEqual(['GET /api/v1/tts/whoami']);
+    expect((await fetch(`${gateway.url}/api/v1/tts/whoami`)).status).toBe(200);
+    const routes = operations
+      .filter(([, , operation]) => operation.security?.length !== 0)
+      .map(([method, route]) => [method, route] as const);
     expect(routes.length).toBeGreaterThan(15);
     const id = '00000000-0000-4000-8000-000000000000';
     const spellings = (path: string) => [

@@ -12,10 +12,14 @@ import { hasKey, registerAuth } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerRequestLog } from './request-log';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
+import { whoamiRoutes } from './routes/whoami';
+import { endEventStreams } from './sse';
 
 export interface ServerDeps {
   registry: EngineRegistry;
@@ -29,19 +33,36 @@ export interface ServerDeps {
   bodyLimit: number;
   staticDir?: string | undefined;
   logger?: boolean;
+  /** This data folder's gateway id (whoami). */
+  instance: string;
+  /** Where one line per request goes (request-log.ts); none in tests that build a bare server. */
+  requestLog?: { write(line: string): void };
 }
+
+/**
+ * Slow clients cannot hold sockets for long: request headers must be complete within 10 s and the
+ * whole request (a body of up to ~23 MB) within 60 s, checked every second; else Node answers 408
+ * and closes the socket. The time an answer takes (a long synthesis) is not limited by these.
+ */
+export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000 };
 
 /** Builds the gateway without listening: the same app for `npm run serve`, Electron and tests. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.bodyLimit,
-    // event streams never end by themselves: close them with the server
-    forceCloseConnections: true,
+    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs },
+    requestTimeout: HTTP_TIMEOUTS.requestMs,
+    // At close, idle keep-alive sockets go at once and requests in flight are answered (see
+    // start.ts for the grace period); event streams never end by themselves, so preClose ends them.
+    forceCloseConnections: 'idle',
     // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.addHook('preClose', async () => endEventStreams(app.server));
+  if (deps.requestLog) registerRequestLog(app, deps.requestLog);
+  registerSecurityHeaders(app);
   // JSON only: Fastify would otherwise parse text/plain bodies as strings.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app, deps.bodyLimit);
@@ -61,6 +82,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, Server } from 'node:http';
 import type { JobEvent } from '../jobs/runner';
 import { toJobView } from '../jobs/view';
 
@@ -13,6 +13,14 @@ export interface JobEventStream {
   isLast?(event: JobEvent): boolean;
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
+}
+
+/** The open streams of each server, so that a shutdown can end them: they never end by themselves. */
+const openStreams = new WeakMap<Server, Set<() => void>>();
+
+/** Ends every event stream of `server` (at shutdown, before in-flight requests are waited for). */
+export function endEventStreams(server: Server): void {
+  for (const end of openStreams.get(server) ?? []) end();
 }
 
 /**
@@ -31,11 +39,15 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
     'x-accel-buffering': 'no',
   });
   let unsubscribe = () => {};
+  const server = request.server.server;
+  if (!openStreams.has(server)) openStreams.set(server, new Set());
   const end = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    openStreams.get(server)!.delete(end);
     raw.end();
   };
+  openStreams.get(server)!.add(end);
   const write = (text: string) => {
     if (stream.authorized()) raw.write(text);
     else end();

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -12,18 +11,26 @@ import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
+import { makeTreePrivate, prepareDataDir } from '../storage/data-dir';
 import { lockDataDir } from '../storage/data-dir-lock';
 import { openDatabase } from '../storage/database';
 import { loadOrCreateApiKey } from './api-key';
-import { bodyLimitFor, type GatewayConfig } from './config';
+import { bodyLimitFor, defaultDataDir, type GatewayConfig } from './config';
+import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
+import { openRequestLog } from './request-log';
 import { buildServer } from './server';
+import { closeServerGracefully } from './shutdown';
 
 export interface Gateway {
   url: string;
   port: number;
   apiKey: string;
   apiKeyFile: string;
+  /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
+  apiKeyCreated: boolean;
+  /** This data folder's gateway id, as whoami reports it. */
+  instance: string;
   app: FastifyInstance;
   registry: EngineRegistry;
   /** Holds back new job chunks (the tray's "pause queue"); running chunks finish. */
@@ -41,7 +48,8 @@ export interface StartOptions {
 
 /** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataDir(config.dataDir, { createParents: config.dataDir === defaultDataDir() });
+  warnAboutForeignFiles(config.dataDir, makeTreePrivate(config.dataDir).failed);
   // What is started is stopped again, newest first, if a later step fails (say, the port is taken).
   const unlock = await lockDataDir(config.dataDir);
   const undo: (() => unknown)[] = [unlock];
@@ -51,6 +59,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     config = settings.config;
     const stored = await loadOrCreateApiKey(config.dataDir);
     let apiKey = config.apiKey ?? stored.key;
+    const instance = await loadOrCreateInstanceId(config.dataDir);
+    const requestLog = openRequestLog(config.dataDir);
+    undo.unshift(() => requestLog.close());
 
     const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
@@ -86,6 +97,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
       staticDir: config.staticDir,
       logger: options.logger ?? false,
+      instance,
+      requestLog,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -105,6 +118,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         return apiKey;
       },
       apiKeyFile: stored.file,
+      apiKeyCreated: stored.created && config.apiKey === undefined,
+      instance,
       app,
       registry,
       pauseQueue: () => runner.pause(),
@@ -114,10 +129,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       },
       async close() {
         stopSweeper();
-        await app.close();
-        await runner.stop();
+        // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
+        await Promise.all([closeServerGracefully(app), runner.stop()]);
         await pool.close();
         db.close();
+        requestLog.close();
         await unlock();
       },
     };
@@ -125,6 +141,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     for (const step of undo) await step();
     throw error;
   }
+}
+
+function warnAboutForeignFiles(dataDir: string, failed: string[]): void {
+  if (failed.length === 0) return;
+  console.warn(
+    `Orator: ${failed.length} entries in the data folder ${dataDir} could not be made private (they belong to another user), e.g. ${failed[0]}.`,
+  );
 }
 
 /** The host part of the gateway's URL: bound to every interface, it is reached on loopback. */

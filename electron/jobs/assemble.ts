@@ -1,6 +1,7 @@
 import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
 import { int16View, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { PRIVATE_FILE_MODE } from '../storage/private-files';
 import type { ChunkRow } from './store';
 import { PARTIAL } from './files';
 
@@ -22,7 +23,7 @@ export async function assembleWav(
   const pauses = chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
   const dataBytes = chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
   const peaks = new PeakAccumulator(sampleRate);
-  const file = await open(target.wav + PARTIAL, 'w');
+  const file = await open(target.wav + PARTIAL, 'w', PRIVATE_FILE_MODE);
   try {
     let position = 0;
     const write = async (bytes: Buffer) => {
@@ -44,7 +45,7 @@ export async function assembleWav(
     await file.close();
   }
   const peaksJson = JSON.stringify({ sample_rate: sampleRate, peaks_per_second: PEAKS_PER_SECOND, peaks: peaks.finish() });
-  await writeFile(target.peaks + PARTIAL, peaksJson);
+  await writeFile(target.peaks + PARTIAL, peaksJson, { mode: PRIVATE_FILE_MODE });
   await rename(target.peaks + PARTIAL, target.peaks);
   await rename(target.wav + PARTIAL, target.wav);
   return { bytes: WAV_HEADER_BYTES + dataBytes };

@@ -6,6 +6,7 @@ import { applyGain } from '../audio/gain';
 import { durationSeconds, pcmBytes, WAV_HEADER_BYTES } from '../audio/wav';
 import type { EngineAdapter } from '../engines/engine';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 import { assembleWav } from './assemble';
 import { chunkText, codePoints, titleOf, type Chunk } from './chunker';
 import { JobFiles, PARTIAL } from './files';
@@ -71,7 +72,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   /** Takes up the jobs left queued or running by the last run (a stop or a crash), without running them yet. */
   async recover(): Promise<void> {
-    await mkdir(this.files.audioDir(), { recursive: true });
+    await mkdir(this.files.audioDir(), { recursive: true, mode: PRIVATE_DIR_MODE });
     const { store } = this.options;
     for (const id of store.idsInStates(['running'])) store.transition(id, 'queued');
     for (const id of store.idsInStates(['queued'])) this.activate(id);
@@ -205,8 +206,8 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
       if (job.abort.signal.aborted) return;
       if (!adapter.capabilities.volume) applyGain(pcm.samples, job.row.volume);
       const file = this.files.chunkFile(id, chunk.idx);
-      await mkdir(this.files.chunkDir(id), { recursive: true });
-      await writeFile(file + PARTIAL, pcmBytes(pcm.samples));
+      await mkdir(this.files.chunkDir(id), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFile(file + PARTIAL, pcmBytes(pcm.samples), { mode: PRIVATE_FILE_MODE });
       await rename(file + PARTIAL, file);
       if (job.abort.signal.aborted) return;
       const done = store.chunkDone(id, chunk.idx, pcm.samples.length, pcm.sampleRate);

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { studioPageHeaders } from '../contract';
 import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
 
 /**
  * The studio's pages come from app://orator/ rather than file://: a file:// page has the origin
  * "null", which the gateway could only allow by allowing every sandboxed page on the web too, and
- * file:// would let a navigation reach any file on the disk. The CSP travels as a response header.
+ * file:// would let a navigation reach any file on the disk. The CSP travels as a response header,
+ * the same as the web studio's (contract/security-headers.ts) but for the gateway's origin.
  */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'orator';
@@ -60,9 +62,9 @@ export function appFile(rendererDir: string, url: string): string | null {
 }
 
 /** The handler for protocol.handle: static files of the renderer with the CSP on every response. */
-export function appProtocolHandler(rendererDir: string, csp: () => string): (request: Request) => Promise<Response> {
+export function appProtocolHandler(rendererDir: string, gatewayOrigin: string): (request: Request) => Promise<Response> {
+  const headers = studioPageHeaders(gatewayOrigin);
   return async (request) => {
-    const headers = { 'content-security-policy': csp(), 'x-content-type-options': 'nosniff' };
     const file = appFile(rendererDir, request.url);
     if (request.method !== 'GET' || !file) return new Response('Not found', { status: 404, headers });
     try {

@@ -199,6 +199,13 @@ describe('preload bridge (IPC)', () => {
 });
 
 describe('tray', () => {
+  it("shows the gateway's instance id, the fingerprint whoami answers, in its tooltip", async () => {
+    const { tray, desktop } = await launch();
+    const whoami = (await (await fetch(`${desktop.gateway.url}/api/v1/tts/whoami`)).json()) as { instance: string };
+    expect(whoami.instance).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(tray.toolTip).toBe(`Orator: text-to-speech gateway · instance ${whoami.instance}`);
+  });
+
   it('copies the API URL and key, toggles the studio, and pauses and resumes the queue', async () => {
     const { tray, calls, desktop, window } = await launch();
     tray.click('copy-url');

@@ -8,7 +8,7 @@ import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-pro
 import { registerIpc } from './ipc';
 import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
-import { contentSecurityPolicy, denyAllPermissions, guardWebContents } from './security';
+import { denyAllPermissions, guardWebContents } from './security';
 import { createTray } from './tray';
 import { createStudioWindow } from './window';
 
@@ -70,10 +70,7 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   }
 
   const gatewayOrigin = new URL(gateway.url).origin;
-  electron.protocol.handle(
-    APP_SCHEME,
-    appProtocolHandler(rendererDir, () => contentSecurityPolicy(gatewayOrigin)),
-  );
+  electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, gatewayOrigin));
   denyAllPermissions(electron.session.defaultSession);
   // The studio's player streams job audio; the key is read live, as it can be regenerated.
   authorizeJobAudio(electron.session.defaultSession, gatewayOrigin, () => gateway.apiKey);
@@ -93,14 +90,20 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     window.focus();
   };
 
-  const tray = createTray(electron, icon('tray.png'), () => ({ windowVisible: window.isVisible(), queuePaused: gateway.queuePaused }), {
-    toggleWindow: () => (window.isVisible() ? window.hide() : showWindow()),
-    copyApiUrl: () => electron.clipboard.writeText(gateway.url),
-    copyApiKey: () => electron.clipboard.writeText(gateway.apiKey),
-    pauseQueue: () => gateway.pauseQueue(),
-    resumeQueue: () => gateway.resumeQueue(),
-    quit: () => app.quit(),
-  });
+  const tray = createTray(
+    electron,
+    icon('tray.png'),
+    gateway.instance,
+    () => ({ windowVisible: window.isVisible(), queuePaused: gateway.queuePaused }),
+    {
+      toggleWindow: () => (window.isVisible() ? window.hide() : showWindow()),
+      copyApiUrl: () => electron.clipboard.writeText(gateway.url),
+      copyApiKey: () => electron.clipboard.writeText(gateway.apiKey),
+      pauseQueue: () => gateway.pauseQueue(),
+      resumeQueue: () => gateway.resumeQueue(),
+      quit: () => app.quit(),
+    },
+  );
 
   registerIpc(electron.ipcMain, {
     connection: () => ({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, appVersion: app.getVersion() }),
@@ -124,6 +127,6 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     },
   );
 
-  console.log(`Orator gateway at ${gateway.url}/ · API key in ${gateway.apiKeyFile}`);
+  console.log(`Orator gateway at ${gateway.url}/ · instance ${gateway.instance} · API key in ${gateway.apiKeyFile}`);
   return { gateway, window, quitDone: done };
 }

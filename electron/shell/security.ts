@@ -20,28 +20,6 @@ export function secureWebPreferences(preload: string): WebPreferences {
 }
 
 /**
- * The studio's Content-Security-Policy: its own scripts only, network only to the gateway.
- * Styles allow 'unsafe-inline' because wavesurfer.js puts a <style> into its shadow root; no
- * script may be inline, evaluated or remote.
- */
-export function contentSecurityPolicy(gatewayOrigin: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    `connect-src ${gatewayOrigin}`,
-    `media-src ${gatewayOrigin} blob:`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-src 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
-/**
  * Keeps the window on the studio: no navigation away from app://orator (a reload stays allowed),
  * no new windows, no <webview>. Links in the studio open nothing; it has no reason to leave.
  */

@@ -36,17 +36,19 @@ export interface TrayDeps {
 }
 
 /**
- * The tray icon. Every action rebuilds the menu afterwards, so labels follow the state (Linux
+ * The tray icon; its tooltip shows the gateway's instance id, the fingerprint clients can compare
+ * with what GET /api/v1/tts/whoami answers. Every action rebuilds the menu afterwards, so labels follow the state (Linux
  * desktops show a copy of the menu and do not ask for it again on each open).
  */
 export function createTray(
   deps: TrayDeps,
   icon: NativeImage,
+  instance: string,
   state: () => TrayState,
   actions: TrayActions,
 ): { tray: Tray; refresh(): void } {
   const tray = new deps.Tray(icon);
-  tray.setToolTip('Orator: text-to-speech gateway');
+  tray.setToolTip(`Orator: text-to-speech gateway · instance ${instance}`);
   const refresh = () => tray.setContextMenu(deps.Menu.buildFromTemplate(trayMenuTemplate(state(), withRefresh)));
   const withRefresh = Object.fromEntries(
     Object.entries(actions).map(([name, action]: [string, () => void]) => [

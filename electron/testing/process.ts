@@ -1,5 +1,6 @@
 /** Test support: the headless gateway as a real child process (`node dist/serve.mjs`). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface GatewayProcess {
@@ -7,9 +8,24 @@ export interface GatewayProcess {
   url: string;
   apiKey: string;
   api(route: string, init?: RequestInit): Promise<Response>;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
 }
 
-const LINE = /Orator gateway at (http:\/\/[^/\s]+)\/.*#key=([A-Za-z0-9_-]+)/;
+const LINE = /Orator gateway at (http:\/\/[^/\s]+)\/.*\n/;
+
+/**
+ * The key, as a client of this gateway would find it: the start-up line shows it only on a
+ * terminal, so it is read from the file the line names, or is the one the test gave.
+ */
+function keyOf(line: string, args: string[], env: NodeJS.ProcessEnv): string {
+  const file = /API key (?:saved in|in|from --api-key-file|from ORATOR_API_KEY_FILE) (\S+)/.exec(line)?.[1];
+  if (file) return readFileSync(file, 'utf8').trim();
+  const flag = args.indexOf('--api-key');
+  const given = flag >= 0 ? args[flag + 1] : env.ORATOR_API_KEY;
+  if (given === undefined) throw new Error(`No API key found for: ${line}`);
+  return given;
+}
 
 export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [path.resolve('dist/serve.mjs'), '--port', '0', ...args], {
@@ -18,21 +34,29 @@ export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.en
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const onData = (data: Buffer) => {
-      output += data.toString();
+    const onData = () => {
       const match = LINE.exec(output);
       if (!match) return;
       child.stdout!.off('data', onData);
-      const [, url, apiKey] = match as unknown as [string, string, string];
+      const url = match[1]!;
+      let apiKey: string;
+      try {
+        apiKey = keyOf(match[0], args, env);
+      } catch (error) {
+        return reject(error as Error);
+      }
       resolve({
         child,
         url,
         apiKey,
         api: (route, init = {}) => fetch(url + route, { ...init, headers: { authorization: `Bearer ${apiKey}`, ...init.headers } }),
+        output: () => output,
       });
     };
+    const collect = (data: Buffer) => (output += data.toString());
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
     child.on('exit', (code) => reject(new Error(`The gateway exited (${code}) before it listened:\n${output}`)));
   });
 }

@@ -1,19 +1,28 @@
 /*
  * Orator studio: lets <audio> stream job audio with Range requests. A media element cannot send
  * an Authorization header and the key must never go into a URL, so this worker adds the header
- * to same-origin GETs of job audio. It keeps no key: it asks the page for it on every request.
+ * to same-origin GETs of job audio made by a studio page. It keeps no key: it asks that page for
+ * it on every request.
  */
 const AUDIO_PATH = /^\/api\/v1\/tts\/jobs\/[^/]+\/audio$/;
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
-self.addEventListener('fetch', (event) => {
-  const request = event.request;
+/**
+ * Whether a request gets the key. Never a navigation: any web site can open job audio in a tab
+ * (a link, a redirect), and that tab is not the studio. Never a request without a client (the
+ * page that made it), which is what navigations and some browser-internal fetches look like.
+ */
+function addsKey(request, clientId, origin) {
+  if (request.mode === 'navigate' || !clientId) return false;
+  if (request.method !== 'GET' || request.headers.has('authorization')) return false;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin || !AUDIO_PATH.test(url.pathname)) return;
-  if (request.headers.has('authorization')) return;
-  event.respondWith(withKey(event));
+  return url.origin === origin && AUDIO_PATH.test(url.pathname);
+}
+
+self.addEventListener('fetch', (event) => {
+  if (addsKey(event.request, event.clientId, self.location.origin)) event.respondWith(withKey(event));
 });
 
 async function withKey(event) {
@@ -26,14 +35,11 @@ async function withKey(event) {
   return fetch(event.request.url, { headers, mode: 'same-origin', credentials: 'omit', cache: 'no-store', signal: event.request.signal });
 }
 
+/** Only the studio window that made the request is asked: never another page or a frame. */
 async function keyFrom(clientId) {
-  const client = clientId ? await self.clients.get(clientId) : undefined;
-  const candidates = client ? [client] : await self.clients.matchAll({ type: 'window' });
-  for (const candidate of candidates) {
-    const key = await ask(candidate);
-    if (key) return key;
-  }
-  return null;
+  const client = await self.clients.get(clientId);
+  if (!client || client.type !== 'window' || client.frameType !== 'top-level') return null;
+  return ask(client);
 }
 
 function ask(client) {

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { ApiError } from '../../contract';
+import { engineEnvironment } from '../child-env';
 import { TOOL_TIMEOUT_MS } from '../cli';
 import { LaneLimiter, type Lane } from '../lanes';
 import { MODEL_HOST_FLAG, type HostReply, type HostRequest } from './protocol';
@@ -55,6 +56,7 @@ export class ModelProcess {
   private start(): ChildProcess {
     this.stderr = '';
     const child = fork(this.entry, [MODEL_HOST_FLAG], {
+      env: engineEnvironment(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       ...(this.options.execPath ? { execPath: this.options.execPath } : {}),

@@ -32,10 +32,16 @@ export function hasKey(request: FastifyRequest, apiKey: () => string): boolean {
   return key !== undefined && keysMatch(key, apiKey());
 }
 
-/** Every /api/v1/tts route needs "Authorization: Bearer <key>". */
+/** A route whose OpenAPI operation says `security: []` (whoami) is open; the document and the check agree. */
+function isPublicRoute(request: FastifyRequest): boolean {
+  const security = (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security;
+  return Array.isArray(security) && security.length === 0;
+}
+
+/** Every /api/v1/tts route needs "Authorization: Bearer <key>", but for those marked public. */
 export function registerAuth(app: FastifyInstance, apiKey: () => string): void {
   app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request) || hasKey(request, apiKey)) return;
+    if (!isApiRequest(request) || isPublicRoute(request) || hasKey(request, apiKey)) return;
     throw new ApiError(
       'unauthorized',
       presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',

@@ -97,12 +97,15 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
 
   class TrayDouble extends EventEmitter {
     menu: MenuItemConstructorOptions[] = [];
+    toolTip = '';
     destroyed = false;
     constructor(readonly image: unknown) {
       super();
       trays.push(this);
     }
-    setToolTip() {}
+    setToolTip(text: string) {
+      this.toolTip = text;
+    }
     setContextMenu(menu: { template: MenuItemConstructorOptions[] }) {
       this.menu = menu.template;
     }

@@ -1,0 +1,30 @@
+import { Type, type Static } from 'typebox';
+import { TTS_ROOT } from './paths';
+
+/** Answered without a key, so that a client can check whom it talks to before it sends the key. */
+export const WHOAMI_PATH = `${TTS_ROOT}/whoami`;
+
+/** What a client may send as `nonce`: URL-safe characters, long enough to be unpredictable. */
+export const NONCE_PATTERN = '^[A-Za-z0-9_-]{16,128}$';
+
+export const WhoAmIQuery = Type.Object({
+  nonce: Type.Optional(
+    Type.String({
+      pattern: NONCE_PATTERN,
+      description: 'A fresh random value (16 to 128 characters of A-Z a-z 0-9 - _); the answer then carries `proof`',
+    }),
+  ),
+});
+export type WhoAmIQuery = Static<typeof WhoAmIQuery>;
+
+export const WhoAmI = Type.Object({
+  server: Type.Literal('orator'),
+  version: Type.String({ description: "Orator's version" }),
+  instance: Type.String({
+    description: 'A random id made at the first start of this data folder: the fingerprint the tray and start-up line show',
+  }),
+  proof: Type.Optional(
+    Type.String({ description: 'HMAC-SHA256 of the nonce with the API key as the HMAC key, base64url without padding; only with `nonce`' }),
+  ),
+});
+export type WhoAmI = Static<typeof WhoAmI>;

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorBody, TTS_ROOT, WHOAMI_PATH, WhoAmI, WhoAmIQuery } from '../../contract';
+import { keyProof, ORATOR_VERSION } from '../identity';
+
+export interface WhoAmIOptions {
+  instance: string;
+  apiKey: () => string;
+}
+
+/**
+ * The one API route without a key (`security: []`, which the auth hook honours): a client asks it
+ * first, with a nonce, and sends its key only to a server whose proof matches.
+ */
+export const whoamiRoutes: FastifyPluginAsyncTypebox<WhoAmIOptions> = async (app, { instance, apiKey }) => {
+  app.get(WHOAMI_PATH.slice(TTS_ROOT.length), {
+    schema: {
+      tags: ['identity'],
+      summary: 'Which server this is, and with a nonce a proof that it holds the API key; needs no key',
+      security: [],
+      querystring: WhoAmIQuery,
+      response: { 200: WhoAmI, 400: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { nonce } = request.query;
+      return {
+        server: 'orator' as const,
+        version: ORATOR_VERSION,
+        instance,
+        ...(nonce === undefined ? {} : { proof: keyProof(apiKey(), nonce) }),
+      };
+    },
+  });
+};
