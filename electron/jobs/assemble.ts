@@ -1,7 +1,7 @@
 import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
 import { int16View, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
-import type { ChunkRow } from './store';
+import type { ChunkLayout } from './store';
 import { PARTIAL } from './files';
 
 export interface AssembledAudio {
@@ -16,7 +16,7 @@ export interface AssembledAudio {
 export async function assembleWav(
   target: { wav: string; peaks: string },
   sampleRate: number,
-  chunks: ChunkRow[],
+  chunks: ChunkLayout[],
   chunkFile: (idx: number) => string,
 ): Promise<AssembledAudio> {
   const pauses = chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));

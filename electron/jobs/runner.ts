@@ -40,7 +40,13 @@ const MAX_ATTEMPTS = 2;
 
 interface ActiveJob {
   row: JobRow;
-  pending: ChunkRow[];
+  /**
+   * Chunks not yet handed out; their text stays in SQLite until one is dispatched, so a queue
+   * of hundreds of long jobs costs a few numbers per job in memory, not its text.
+   */
+  undispatched: number;
+  /** Chunks before this index have been handed out. */
+  nextIdx: number;
   abort: AbortController;
   /** Its chunks in flight: their files must be written before the job's folder can go. */
   running: Set<Promise<void>>;
@@ -163,15 +169,26 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   private activate(id: string): void {
     const row = this.options.store.get(id)!;
-    this.active.set(id, { row, pending: this.options.store.pendingChunks(id), abort: new AbortController(), running: new Set() });
+    const undispatched = row.chunks_total - row.chunks_done;
+    this.active.set(id, { row, undispatched, nextIdx: 0, abort: new AbortController(), running: new Set() });
+  }
+
+  /** The job's next chunk not yet handed out, read from SQLite now. */
+  private dispatch(job: ActiveJob): ChunkRow | undefined {
+    const chunk = this.options.store.nextPendingChunk(job.row.id, job.nextIdx);
+    job.undispatched = chunk ? job.undispatched - 1 : 0;
+    if (chunk) job.nextIdx = chunk.idx + 1;
+    return chunk;
   }
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
   private pump(): void {
     while (this.started && !this.stopped && !this.paused && this.synthesizing < this.options.concurrency) {
-      const jobs = [...this.active.values()].filter((j) => j.pending.length > 0);
+      const jobs = [...this.active.values()].filter((j) => j.undispatched > 0);
       if (jobs.length === 0) return;
       const job = jobs[this.turn++ % jobs.length]!;
+      const chunk = this.dispatch(job);
+      if (!chunk) continue;
       this.synthesizing++;
       let released = false;
       const releaseSlot = () => {
@@ -180,7 +197,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
         this.synthesizing--;
         this.pump();
       };
-      const run = this.runChunk(job, job.pending.shift()!, releaseSlot)
+      const run = this.runChunk(job, chunk, releaseSlot)
         .catch((error: Error) => console.error(`Orator: a chunk of job ${job.row.id} broke the runner:`, error))
         .finally(() => {
           releaseSlot();
@@ -248,7 +265,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     const id = job.row.id;
     const sampleRate = job.row.sample_rate!;
     const target = { wav: this.files.audioFile(id), peaks: this.files.peaksFile(id) };
-    const { bytes } = await assembleWav(target, sampleRate, store.chunks(id), (idx) => this.files.chunkFile(id, idx));
+    const { bytes } = await assembleWav(target, sampleRate, store.chunkLayout(id), (idx) => this.files.chunkFile(id, idx));
     store.transition(id, 'done', {
       finished_at: new Date().toISOString(),
       audio_bytes: bytes,

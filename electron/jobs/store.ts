@@ -35,6 +35,8 @@ export interface ChunkRow {
   attempts: number;
 }
 
+export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
+
 export type NewJob = Pick<
   JobRow,
   'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
@@ -96,12 +98,19 @@ export class JobStore {
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
-  pendingChunks(jobId: string): ChunkRow[] {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
+  /** The first unfinished chunk at or after `fromIdx`, with its text. */
+  nextPendingChunk(jobId: string, fromIdx: number): ChunkRow | undefined {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 AND idx >= ? ORDER BY idx LIMIT 1').get(jobId, fromIdx) as
+      ChunkRow | undefined;
   }
 
   chunks(jobId: string): ChunkRow[] {
     return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
+  }
+
+  /** What joining a job's audio needs of its chunks: everything but their text. */
+  chunkLayout(jobId: string): ChunkLayout[] {
+    return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
   }
 
   countAttempt(jobId: string, idx: number): void {
