@@ -17,6 +17,8 @@ export interface GatewayConfig {
   /** Worker threads (and concurrent job chunks); default: one per core. */
   workers: number;
   maxQueuedJobs: number;
+  /** Characters of all unfinished jobs together before new ones are refused. */
+  maxQueuedChars: number;
   /** Hours the audio of API-created jobs is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
   /** The built renderer to serve at "/", if any. */
@@ -30,6 +32,8 @@ export const DEFAULTS = {
   maxTextLength: 2_000_000,
   previewMaxChars: 500,
   maxQueuedJobs: 1000,
+  // ten books of the longest text: a bound on the queue's database and disk, not on memory
+  maxQueuedChars: 20_000_000,
   retentionHours: 0,
 } as const;
 
@@ -68,6 +72,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-text-length': { type: 'string' },
       workers: { type: 'string' },
       'max-queued-jobs': { type: 'string' },
+      'max-queued-chars': { type: 'string' },
       'retention-hours': { type: 'string' },
     },
     strict: true,
@@ -82,6 +87,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     previewMaxChars: DEFAULTS.previewMaxChars,
     workers: integer('--workers', values.workers, os.availableParallelism(), 1),
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
+    maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, 1),
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, 0),
   };
 }

@@ -71,6 +71,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       dataDir: config.dataDir,
       concurrency: pool.threads,
       maxQueuedJobs: config.maxQueuedJobs,
+      maxQueuedChars: config.maxQueuedChars,
     });
     await runner.recover();
     const jobs = new JobService(store, runner, registry, () => config.retentionHours);

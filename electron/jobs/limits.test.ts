@@ -36,6 +36,34 @@ describe('queue limit', () => {
   });
 });
 
+describe('queued characters limit', () => {
+  it('answers 429 queue_full when unfinished jobs would hold too many characters, 413 for a job that never fits', async () => {
+    const gateway = await start({ maxQueuedChars: 3000 });
+    gateway.pauseQueue();
+    const first = await queue(gateway, { text: prose(2000) });
+    expect(first.status).toBe(202);
+    const over = await queue(gateway, { text: prose(1500) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const overBody = (await over.json()) as { error: { code: string; message: string } };
+    expect(overBody.error.code).toBe('queue_full');
+    expect(overBody.error.message).toContain('3000');
+    const never = await queue(gateway, { text: prose(3001) });
+    expect(never.status).toBe(413);
+    expect(await never.json()).toMatchObject({ error: { code: 'text_too_long' } });
+    // what still fits is taken
+    const fits = await queue(gateway, { text: prose(1000) });
+    expect(fits.status).toBe(202);
+
+    gateway.resumeQueue();
+    for (const response of [first, fits]) {
+      const { job_id } = (await response.json()) as { job_id: string };
+      expect((await waitForJob(gateway, job_id)).status).toBe('done');
+    }
+    expect((await queue(gateway, { text: prose(1500) })).status).toBe(202);
+  });
+});
+
 describe('failure isolation', () => {
   it('fails a job whose disk is full with disk_full and keeps serving', async () => {
     const gateway = await start();

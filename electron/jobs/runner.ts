@@ -6,6 +6,7 @@ import { applyGain } from '../audio/gain';
 import { durationSeconds, pcmBytes, WAV_HEADER_BYTES } from '../audio/wav';
 import type { EngineAdapter } from '../engines/engine';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import { assertQueueRoom, type QueueBounds } from './admission';
 import { assembleWav } from './assemble';
 import { chunkText, codePoints, titleOf, type Chunk } from './chunker';
 import { JobFiles, PARTIAL } from './files';
@@ -17,14 +18,12 @@ export interface JobOptions {
   volume: number;
 }
 
-export interface RunnerOptions {
+export interface RunnerOptions extends QueueBounds {
   store: JobStore;
   registry: EngineRegistry;
   dataDir: string;
   /** Chunks synthesized at once, over all jobs. */
   concurrency: number;
-  /** Unfinished jobs (waiting or running) before new ones are refused. */
-  maxQueuedJobs: number;
 }
 
 export type JobEvent = { type: 'progress' | 'done' | 'failed'; job: JobRow };
@@ -151,10 +150,8 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     job: JobOptions & Pick<JobRow, 'title' | 'characters'>,
     expiresAt: string | null,
   ): JobRow {
-    const { store, maxQueuedJobs } = this.options;
-    if (store.countInStates(['queued', 'running']) >= maxQueuedJobs) {
-      throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, { 'retry-after': '30' });
-    }
+    const { store } = this.options;
+    assertQueueRoom(store, this.options, job.characters);
     const id = randomUUID();
     const { title, characters, rate, pitch, volume } = job;
     const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };

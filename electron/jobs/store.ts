@@ -86,9 +86,11 @@ export class JobStore {
     return this.db.prepare(sql).all(...params, query.limit) as JobRow[];
   }
 
-  countInStates(states: JobState[]): number {
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN (${states.map(() => '?').join(', ')})`).get(...states);
-    return (row as { n: number }).n;
+  /** How many jobs are unfinished (waiting or running), and their characters together. */
+  unfinishedTotals(): { jobs: number; characters: number } {
+    return this.db
+      .prepare("SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')")
+      .get() as { jobs: number; characters: number };
   }
 
   idsInStates(states: JobState[]): string[] {
