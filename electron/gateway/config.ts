@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SETTING_BOUNDS } from '../contract/settings';
 
 export interface GatewayConfig {
   host: string;
@@ -52,10 +53,18 @@ export function defaultDataDir(platform = process.platform, env = process.env, h
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Orator');
 }
 
-function integer(name: string, value: string | undefined, fallback: number, min: number): number {
+interface Bounds {
+  minimum: number;
+  maximum?: number;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, { minimum, maximum = Infinity }: Bounds): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${value}"`);
+  if (!Number.isInteger(n) || n < minimum || n > maximum) {
+    const range = maximum === Infinity ? `≥ ${minimum}` : `from ${minimum} to ${maximum}`;
+    throw new Error(`${name} must be an integer ${range}, got "${value}"`);
+  }
   return n;
 }
 
@@ -79,15 +88,20 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   });
   return {
     host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
-    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, 0),
+    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, { minimum: 0, maximum: 65535 }),
     dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env)),
     apiKey: values['api-key'] ?? env.ORATOR_API_KEY,
-    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
-    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),
+    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, SETTING_BOUNDS.inline_threshold),
+    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, SETTING_BOUNDS.max_text_length),
     previewMaxChars: DEFAULTS.previewMaxChars,
-    workers: integer('--workers', values.workers, os.availableParallelism(), 1),
-    maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
-    maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, 1),
-    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, 0),
+    workers: integer(
+      '--workers',
+      values.workers,
+      Math.min(os.availableParallelism(), SETTING_BOUNDS.workers.maximum),
+      SETTING_BOUNDS.workers,
+    ),
+    maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
+    maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
+    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
   };
 }

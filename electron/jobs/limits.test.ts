@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
@@ -61,6 +62,19 @@ describe('queued characters limit', () => {
       expect((await waitForJob(gateway, job_id)).status).toBe('done');
     }
     expect((await queue(gateway, { text: prose(1500) })).status).toBe(202);
+  });
+});
+
+describe('settings over their bounds', () => {
+  it('are ignored at start (a hand-edited settings.json cannot lift the body limit)', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-test-'));
+    await writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ max_text_length: 1_000_000_000, inline_threshold: 5 }));
+    const gateway = await start({ dataDir });
+    const tooLong = await queue(gateway, { text: 'a '.repeat(1_000_001) });
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toMatchObject({ error: { code: 'text_too_long', message: expect.stringContaining('2000000') } });
+    // the setting within its bounds still applies
+    expect((await gateway.post('/api/v1/tts/synthesize', { text: 'Longer than five.' })).status).toBe(202);
   });
 });
 
