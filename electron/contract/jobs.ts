@@ -14,7 +14,9 @@ export const Job = Type.Object({
   characters: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
-  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the audio is deleted (retention of API jobs)' })),
+  expires_at: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the audio is deleted (the retention_hours setting when the job was made)' }),
+  ),
   audio: Type.Optional(
     Type.Object({
       url: Type.String(),

@@ -37,7 +37,7 @@ export const Settings = Type.Object(
     workers: Type.Integer({ ...SETTING_BOUNDS.workers, description: 'Synthesis worker threads (and job chunks run at once)' }),
     retention_hours: Type.Integer({
       ...SETTING_BOUNDS.retention_hours,
-      description: 'Hours that finished audio of API-created jobs is kept; 0 keeps it until deleted',
+      description: 'Hours that the audio of every new job is kept, whoever made it; 0 keeps it until deleted',
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {

@@ -20,7 +20,7 @@ export interface GatewayConfig {
   maxQueuedJobs: number;
   /** Characters of all unfinished jobs together before new ones are refused. */
   maxQueuedChars: number;
-  /** Hours the audio of API-created jobs is kept; 0 (the default) keeps it until deleted. */
+  /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
   /** The built renderer to serve at "/", if any. */
   staticDir?: string | undefined;

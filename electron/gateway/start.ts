@@ -79,7 +79,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
-      synthesis: new SynthesisService(registry, runner, config, (client) => jobs.expiryFor(client)),
+      synthesis: new SynthesisService(registry, runner, config, () => jobs.expiryOfNewJob()),
       jobs,
       settings,
       apiKey: () => apiKey,

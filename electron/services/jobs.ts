@@ -5,7 +5,6 @@ import type { JobEvent, JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
 import { toJobView } from '../jobs/view';
-import type { Client } from './synthesis';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MAX_PAGE = 200;
@@ -25,7 +24,7 @@ export class JobService {
     private readonly store: JobStore,
     private readonly runner: JobRunner,
     private readonly registry: EngineRegistry,
-    /** Hours that audio of API-created jobs is kept; 0 keeps it until deleted. */
+    /** Hours that the audio of a new job is kept; 0 keeps it until deleted. */
     private readonly retentionHours: () => number,
   ) {}
 
@@ -46,10 +45,13 @@ export class JobService {
     return { jobs: page.map(toJobView), ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
   }
 
-  /** When audio made through the API expires; studio jobs are the user's work and are kept. */
-  expiryFor(client: Client): string | null {
+  /**
+   * When the audio of a job created now expires. The server decides, the same for every job
+   * whoever asks (the studio shows the expiry): retention is the owner's setting, not the client's.
+   */
+  expiryOfNewJob(): string | null {
     const hours = this.retentionHours();
-    return client === 'api' && hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
+    return hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
   }
 
   /** Cancels a running job (it stays, failed with "cancelled"), or deletes a finished one and its audio. */
@@ -63,10 +65,10 @@ export class JobService {
     return null;
   }
 
-  retry(id: string, client: Client): Job {
+  retry(id: string): Job {
     const row = this.row(id);
     if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
-    return toJobView(this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryFor(client)));
+    return toJobView(this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */

@@ -5,7 +5,6 @@ import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks
 import type { JobEvent } from '../../jobs/runner';
 import { isFinished } from '../../jobs/state';
 import type { JobService } from '../../services/jobs';
-import type { Client } from '../../services/synthesis';
 import { streamJobEvents } from '../sse';
 
 const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
@@ -13,11 +12,6 @@ const eventStream = {
   description: 'Server-Sent Events: progress, done, failed; data is the Job',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
-
-/** The studio marks its requests; everything else is an API client (retention applies to those). */
-export function clientOf(request: FastifyRequest): Client {
-  return request.headers['x-orator-client'] === 'studio' ? 'studio' : 'api';
-}
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
   app,
@@ -63,7 +57,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
     },
     handler: async (request, reply) => {
-      const job = jobs.retry(request.params.id, clientOf(request));
+      const job = jobs.retry(request.params.id);
       const poll = jobPath(job.job_id);
       return reply
         .code(202)
