@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   job_not_finished: 409,
   job_failed: 409,
   audio_expired: 410,
+  audio_missing: 410,
   text_too_long: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -26,6 +26,15 @@ export const Job = Type.Object({
     }),
   ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  audio_unavailable: Type.Optional(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      {
+        description:
+          'A done job whose audio is gone: "audio_expired" (past its retention) or "audio_missing" (its file was removed outside Orator)',
+      },
+    ),
+  ),
 });
 export type Job = Static<typeof Job>;
 

@@ -18,6 +18,7 @@ export interface JobRow {
   sample_rate: number | null;
   created_at: string;
   finished_at: string | null;
+  /** Why a failed job failed; for a done job, why its audio is gone ("audio_missing"), if it is. */
   error_code: string | null;
   error_message: string | null;
   audio_bytes: number | null;
@@ -156,6 +157,13 @@ export class JobStore {
 
   markAudioRemoved(id: string): void {
     this.db.prepare('UPDATE jobs SET audio_bytes = NULL WHERE id = ?').run(id);
+  }
+
+  /** A done job's WAV was removed outside Orator: it keeps its row, says why it has no audio. */
+  markAudioMissing(id: string, message: string): void {
+    this.db
+      .prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'")
+      .run(message, id);
   }
 
   delete(id: string): void {

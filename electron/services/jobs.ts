@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { ApiError, type Job, type JobList, type JobPeaks, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobEvent, JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
-import { toJobView } from '../jobs/view';
+import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MAX_PAGE = 200;
@@ -28,12 +28,12 @@ export class JobService {
     private readonly retentionHours: () => number,
   ) {}
 
-  get(id: string): Job {
-    return toJobView(this.row(id));
+  async get(id: string): Promise<Job> {
+    return toJobView(await this.withAudioChecked(this.row(id)));
   }
 
   /** Newest first; `cursor` continues after the last job of the previous page. */
-  list(params: ListParams): JobList {
+  async list(params: ListParams): Promise<JobList> {
     const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
       throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
@@ -42,7 +42,8 @@ export class JobService {
     const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { jobs: page.map(toJobView), ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
+    const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
+    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
   }
 
   /**
@@ -59,7 +60,7 @@ export class JobService {
     const row = this.row(id);
     if (row.state === 'queued' || row.state === 'running') {
       this.runner.cancel(id);
-      return this.get(id);
+      return toJobView(this.row(id));
     }
     await this.runner.delete(id);
     return null;
@@ -72,15 +73,22 @@ export class JobService {
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */
-  audioFile(id: string): string {
-    this.finishedRow(id);
+  async audioFile(id: string): Promise<string> {
+    await this.playableRow(id);
     return this.runner.files.audioFile(id);
   }
 
   async peaks(id: string): Promise<JobPeaks> {
-    const row = this.finishedRow(id);
+    const row = await this.playableRow(id);
     const stored = JSON.parse(await readFile(this.runner.files.peaksFile(id), 'utf8')) as Omit<JobPeaks, 'duration_s'>;
     return { duration_s: row.duration_s ?? 0, ...stored };
+  }
+
+  /** Records that a done job's WAV is gone and returns the answer for it (410 audio_missing). */
+  audioMissing(id: string): ApiError {
+    const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
+    this.store.markAudioMissing(id, message);
+    return new ApiError('audio_missing', message);
   }
 
   /** Calls `listener` with every event of one job (or of all jobs); returns the unsubscribe function. */
@@ -99,17 +107,30 @@ export class JobService {
     return row;
   }
 
-  private finishedRow(id: string): JobRow {
-    const row = this.row(id);
+  /** A done job whose WAV was removed behind Orator's back is recorded as such when it is next looked at. */
+  private async withAudioChecked(row: JobRow): Promise<JobRow> {
+    if (row.state !== 'done' || row.audio_bytes === null || isExpired(row)) return row;
+    const present = await access(this.runner.files.audioFile(row.id)).then(
+      () => true,
+      () => false,
+    );
+    if (present) return row;
+    this.audioMissing(row.id);
+    return this.store.get(row.id)!;
+  }
+
+  /** A done job whose audio can be served, or the reason it cannot. */
+  private async playableRow(id: string): Promise<JobRow> {
+    const row = await this.withAudioChecked(this.row(id));
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {
       throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, {
         'retry-after': '1',
       });
     }
-    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) {
-      throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
-    }
+    if (isExpired(row)) throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
+    if (row.error_code === 'audio_missing')
+      throw new ApiError('audio_missing', row.error_message ?? `The audio file of job ${id} is missing.`);
     return row;
   }
 }

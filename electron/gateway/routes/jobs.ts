@@ -30,7 +30,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.get('/jobs/:id', {
     schema: { tags: ['jobs'], summary: 'A job and its progress', params: JobParams, response: { 200: Job, 404: ErrorBody } },
     handler: async (request, reply) => {
-      const job = jobs.get(request.params.id);
+      const job = await jobs.get(request.params.id);
       if (job.status === 'running') reply.header('retry-after', '1');
       return job;
     },
@@ -80,7 +80,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       },
     },
     handler: async (request, reply) => {
-      const file = jobs.audioFile(request.params.id);
+      const { id } = request.params;
+      const file = await jobs.audioFile(id);
+      request.onMissingFile = () => jobs.audioMissing(id);
       return reply
         .header('content-disposition', `attachment; filename="orator-${request.params.id}.wav"`)
         .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });

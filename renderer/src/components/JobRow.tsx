@@ -78,6 +78,11 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
           {job.error.message}
         </p>
       )}
+      {job.audio_unavailable && (
+        <p className="muted small" role="note">
+          {job.audio_unavailable.message}
+        </p>
+      )}
       {(actionError || downloadError) && (
         <p className="error small" role="alert">
           {actionError ?? downloadError}
@@ -85,7 +90,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       )}
 
       <div className="job-actions">
-        {job.status === 'done' && (
+        {job.audio && (
           <>
             <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${name}`}>
               Play
