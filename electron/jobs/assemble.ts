@@ -1,8 +1,9 @@
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
-import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
+import { open, readFile, rename } from 'node:fs/promises';
+import { PeakAccumulator } from '../audio/peaks';
 import { int16View, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import type { ChunkLayout } from './store';
 import { PARTIAL } from './files';
+import { peaksBody, writeWhole } from './peaks-file';
 
 export interface AssembledAudio {
   bytes: number;
@@ -10,8 +11,8 @@ export interface AssembledAudio {
 
 /**
  * Joins a job's chunk audio into one WAV with the chunks' pauses between them (none after
- * the last), and writes its waveform peaks beside it. Both are written under temporary names
- * and renamed, so a half-written file is never served.
+ * the last), and writes its waveform peaks beside it, as the /peaks answer. Both are written
+ * under temporary names and renamed, so a half-written file is never served.
  */
 export async function assembleWav(
   target: { wav: string; peaks: string },
@@ -43,9 +44,7 @@ export async function assembleWav(
   } finally {
     await file.close();
   }
-  const peaksJson = JSON.stringify({ sample_rate: sampleRate, peaks_per_second: PEAKS_PER_SECOND, peaks: peaks.finish() });
-  await writeFile(target.peaks + PARTIAL, peaksJson);
-  await rename(target.peaks + PARTIAL, target.peaks);
+  await writeWhole(target.peaks, peaksBody(sampleRate, dataBytes, peaks.finish()));
   await rename(target.wav + PARTIAL, target.wav);
   return { bytes: WAV_HEADER_BYTES + dataBytes };
 }

@@ -16,12 +16,17 @@ export class JobFiles {
   audioFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.wav`);
   }
+  /** The /peaks answer as it is served (see peaks-file.ts). */
   peaksFile(jobId: string): string {
+    return path.join(this.audioDir(), `${jobId}.peaks.v2.json`);
+  }
+  /** Peaks as versions before v2 stored them, without the duration; replaced at the first request. */
+  legacyPeaksFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.peaks.json`);
   }
   /** What a finished job leaves: its WAV and its peaks. */
   outputs(jobId: string): string[] {
-    return [this.audioFile(jobId), this.peaksFile(jobId)];
+    return [this.audioFile(jobId), this.peaksFile(jobId), this.legacyPeaksFile(jobId)];
   }
 }
 

@@ -1,6 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
-import { ApiError, type Job, type JobList, type JobPeaks, type JobStatus } from '../contract';
+import { access } from 'node:fs/promises';
+import { ApiError, type Job, type JobList, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import { PeaksFiles } from '../jobs/peaks-file';
 import type { JobEvent, JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
@@ -20,13 +21,17 @@ export interface ListParams {
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
+  private readonly peaks: PeaksFiles;
+
   constructor(
     private readonly store: JobStore,
     private readonly runner: JobRunner,
     private readonly registry: EngineRegistry,
     /** Hours that the audio of a new job is kept; 0 keeps it until deleted. */
     private readonly retentionHours: () => number,
-  ) {}
+  ) {
+    this.peaks = new PeaksFiles(runner.files);
+  }
 
   async get(id: string): Promise<Job> {
     return toJobView(await this.withAudioChecked(this.row(id)));
@@ -78,10 +83,13 @@ export class JobService {
     return this.runner.files.audioFile(id);
   }
 
-  async peaks(id: string): Promise<JobPeaks> {
-    const row = await this.playableRow(id);
-    const stored = JSON.parse(await readFile(this.runner.files.peaksFile(id), 'utf8')) as Omit<JobPeaks, 'duration_s'>;
-    return { duration_s: row.duration_s ?? 0, ...stored };
+  /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
+  async peaksFile(id: string): Promise<string> {
+    await this.playableRow(id);
+    return this.peaks.ensure(id).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw this.audioMissing(id);
+      throw error;
+    });
   }
 
   /** Records that a done job's WAV is gone and returns the answer for it (410 audio_missing). */

@@ -96,7 +96,15 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
     },
-    handler: async (request) => jobs.peaks(request.params.id),
+    // computed once and served from their file as they are: no parsing or serialising per request
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const file = await jobs.peaksFile(id);
+      request.onMissingFile = () => jobs.audioMissing(id);
+      return reply
+        .type('application/json; charset=utf-8')
+        .sendFile(path.basename(file), path.dirname(file), { cacheControl: false, etag: true, lastModified: true });
+    },
   });
 
   app.get('/jobs/:id/events', {
