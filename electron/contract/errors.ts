@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   unknown_voice: 422,
   unknown_engine: 422,
   queue_full: 429,
+  too_many_streams: 429,
   internal_error: 500,
   engine_error: 502,
   engine_unavailable: 503,

@@ -13,6 +13,8 @@ export interface JobEventStream {
   isLast?(event: JobEvent): boolean;
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
+  /** Called once when the stream ends, however it ends. */
+  onEnd(): void;
 }
 
 /**
@@ -34,6 +36,7 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
   const end = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    stream.onEnd();
     raw.end();
   };
   const write = (text: string) => {

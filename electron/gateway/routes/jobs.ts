@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks, jobPath } from '../../contract';
 import type { JobEvent } from '../../jobs/runner';
 import { isFinished } from '../../jobs/state';
 import type { JobService } from '../../services/jobs';
-import { streamJobEvents } from '../sse';
+import { presentedKey } from '../plugins/auth';
+import { streamJobEvents, type JobEventStream } from '../sse';
+import { StreamSlots } from '../stream-slots';
 
 const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
 const eventStream = {
@@ -17,6 +19,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app,
   { jobs, hasKey },
 ) => {
+  const slots = new StreamSlots();
+  /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
+  const openStream = (request: FastifyRequest, reply: FastifyReply, stream: Omit<JobEventStream, 'authorized' | 'onEnd'>) => {
+    const release = slots.take(presentedKey(request)!);
+    streamJobEvents(request, reply, { ...stream, authorized: () => hasKey(request), onEnd: release });
+  };
+
   app.get('/jobs', {
     schema: {
       tags: ['jobs'],
@@ -112,23 +121,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       tags: ['jobs'],
       summary: 'Live events of one job; ends after done or failed',
       params: JobParams,
-      response: { 200: eventStream, 404: ErrorBody },
+      response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
     handler: async (request, reply) => {
       const row = jobs.row(request.params.id);
       const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
-      streamJobEvents(request, reply, {
+      openStream(request, reply, {
         subscribe: (listener) => jobs.subscribe(listener, row.id),
         first: [current],
         isLast: (event) => isFinished(event.job.state),
-        authorized: () => hasKey(request),
       });
     },
   });
 
   app.get('/events', {
-    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream } },
-    handler: async (request, reply) =>
-      streamJobEvents(request, reply, { subscribe: (listener) => jobs.subscribe(listener), authorized: () => hasKey(request) }),
+    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream, 429: ErrorBody } },
+    handler: async (request, reply) => openStream(request, reply, { subscribe: (listener) => jobs.subscribe(listener) }),
   });
 };
