@@ -20,6 +20,8 @@ export interface GatewayConfig {
   maxQueuedJobs: number;
   /** Characters of all unfinished jobs together before new ones are refused. */
   maxQueuedChars: number;
+  /** How long one synthesis (an inline request, a job chunk) may run before its engine is stopped. */
+  engineTimeoutMs: number;
   /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
   /** The built renderer to serve at "/", if any. */
@@ -36,6 +38,7 @@ export const DEFAULTS = {
   // ten books of the longest text: a bound on the queue's database and disk, not on memory
   maxQueuedChars: 20_000_000,
   retentionHours: 0,
+  engineTimeoutS: 120,
 } as const;
 
 /**
@@ -83,6 +86,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-queued-jobs': { type: 'string' },
       'max-queued-chars': { type: 'string' },
       'retention-hours': { type: 'string' },
+      'engine-timeout': { type: 'string' },
     },
     strict: true,
   });
@@ -103,5 +107,6 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
     maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
+    engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
   };
 }

@@ -59,7 +59,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
     const tempDir = path.join(config.dataDir, 'tmp');
     await clearTempDir(tempDir);
-    const registry = new EngineRegistry(allEngines(pool, { modelDirs, executables: engine_executables, tempDir }));
+    const registry = new EngineRegistry(
+      allEngines(pool, { modelDirs, executables: engine_executables, tempDir, timeoutMs: config.engineTimeoutMs }),
+    );
     await registry.probeAll();
 
     const db = openDatabase(config.dataDir);
