@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   engine_error: 502,
   engine_unavailable: 503,
   engine_timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

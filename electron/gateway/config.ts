@@ -20,6 +20,8 @@ export interface GatewayConfig {
   maxQueuedJobs: number;
   /** Characters of all unfinished jobs together before new ones are refused. */
   maxQueuedChars: number;
+  /** Free space on the data dir's disk that job audio never takes (see DiskBudget). */
+  minFreeBytes: number;
   /** How long one synthesis (an inline request, a job chunk) may run before its engine is stopped. */
   engineTimeoutMs: number;
   /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
@@ -39,6 +41,7 @@ export const DEFAULTS = {
   maxQueuedChars: 20_000_000,
   retentionHours: 0,
   engineTimeoutS: 120,
+  minFreeMb: 256,
 } as const;
 
 /**
@@ -87,6 +90,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-queued-chars': { type: 'string' },
       'retention-hours': { type: 'string' },
       'engine-timeout': { type: 'string' },
+      'min-free-mb': { type: 'string' },
     },
     strict: true,
   });
@@ -107,6 +111,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
     maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
+    minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
   };
 }

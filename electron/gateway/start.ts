@@ -6,6 +6,7 @@ import { EngineRegistry } from '../engines/registry';
 import { allEngines, clearTempDir } from '../engines/installed';
 import { defaultModelDirs } from '../engines/model-dirs';
 import { SynthesisPool } from '../engines/worker-pool';
+import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
@@ -42,6 +43,9 @@ export interface StartOptions {
 /** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const disk = new DiskBudget(config.dataDir, config.minFreeBytes);
+  // before the lock file and the database are written: on a full disk, the reserve makes room for them
+  await disk.prepare();
   // What is started is stopped again, newest first, if a later step fails (say, the port is taken).
   const unlock = await lockDataDir(config.dataDir);
   const undo: (() => unknown)[] = [unlock];
@@ -74,6 +78,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       concurrency: pool.threads,
       maxQueuedJobs: config.maxQueuedJobs,
       maxQueuedChars: config.maxQueuedChars,
+      disk,
     });
     await runner.recover();
     const jobs = new JobService(store, runner, registry, () => config.retentionHours);

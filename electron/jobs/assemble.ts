@@ -9,6 +9,17 @@ export interface AssembledAudio {
   bytes: number;
 }
 
+/** Silence after each chunk, in samples: none after the last. */
+function pauseSamples(chunks: ChunkLayout[], sampleRate: number): number[] {
+  return chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
+}
+
+/** The size of the joined audio, header excluded. */
+export function wavDataBytes(chunks: ChunkLayout[], sampleRate: number): number {
+  const pauses = pauseSamples(chunks, sampleRate);
+  return chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
+}
+
 /**
  * Joins a job's chunk audio into one WAV with the chunks' pauses between them (none after
  * the last), and writes its waveform peaks beside it, as the /peaks answer. Both are written
@@ -20,8 +31,8 @@ export async function assembleWav(
   chunks: ChunkLayout[],
   chunkFile: (idx: number) => string,
 ): Promise<AssembledAudio> {
-  const pauses = chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
-  const dataBytes = chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
+  const pauses = pauseSamples(chunks, sampleRate);
+  const dataBytes = wavDataBytes(chunks, sampleRate);
   const peaks = new PeakAccumulator(sampleRate);
   const file = await open(target.wav + PARTIAL, 'w');
   try {

@@ -71,10 +71,10 @@ export class JobService {
     return null;
   }
 
-  retry(id: string): Job {
+  async retry(id: string): Promise<Job> {
     const row = this.row(id);
     if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
-    return toJobView(this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
+    return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */

@@ -44,7 +44,7 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     if (body.mode === 'job' || length > this.limits.inlineThreshold) {
-      return { kind: 'job', job: this.runner.enqueue(resolved, body.text, options, this.expiryOfNewJob()) };
+      return { kind: 'job', job: await this.runner.enqueue(resolved, body.text, options, this.expiryOfNewJob()) };
     }
     return this.inline(resolved, body.text, options);
   }

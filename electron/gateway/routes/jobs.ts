@@ -63,10 +63,10 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       tags: ['jobs'],
       summary: 'Queue a failed job again, as a new job',
       params: JobParams,
-      response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+      response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
     handler: async (request, reply) => {
-      const job = jobs.retry(request.params.id);
+      const job = await jobs.retry(request.params.id);
       const poll = jobPath(job.job_id);
       return reply
         .code(202)

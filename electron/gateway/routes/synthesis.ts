@@ -32,7 +32,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       tags: ['synthesis'],
       summary: 'Speak text: inline WAV (200) up to the inline threshold, else a queued job (202)',
       body: SynthesizeBody,
-      response: { 200: wavResponse, 202: JobAccepted, 429: ErrorBody, ...errors },
+      response: { 200: wavResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
     },
     handler: async (request, reply) => {
       const result = await synthesis.synthesize(request.body);
