@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pcmBytes } from '../audio/wav';
 
@@ -54,6 +54,13 @@ export class JobFiles {
       console.warn(`Orator could not remove the work files of job ${jobId}: ${error.message}`);
     });
   }
+}
+
+export function fileExists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Files being written carry this suffix until they are complete and renamed. */

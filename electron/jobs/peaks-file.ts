@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { access, open, rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
 import { durationSeconds, int16View, parseWav, WAV_HEADER_BYTES } from '../audio/wav';
-import { PARTIAL, type JobFiles } from './files';
+import { fileExists, PARTIAL, type JobFiles } from './files';
 
 /** The /peaks answer, serialised once: it is stored and served as it is. */
 export function peaksBody(sampleRate: number, dataBytes: number, peaks: number[]): string {
@@ -33,7 +33,7 @@ export class PeaksFiles {
   /** The peaks file of a job whose WAV exists; throws ENOENT when the WAV is gone. */
   async ensure(jobId: string): Promise<string> {
     const file = this.files.peaksFile(jobId);
-    if (await exists(file)) return file;
+    if (await fileExists(file)) return file;
     let pending = this.computing.get(jobId);
     if (!pending) {
       pending = this.compute(jobId).finally(() => this.computing.delete(jobId));
@@ -73,11 +73,4 @@ async function peaksOfWav(wavFile: string): Promise<string> {
     odd = even < bytes.length ? bytes.subarray(even) : undefined;
   }
   return peaksBody(sampleRate, dataBytes, peaks.finish());
-}
-
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
 }

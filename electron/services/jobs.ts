@@ -1,6 +1,6 @@
-import { access } from 'node:fs/promises';
 import { ApiError, type Job, type JobList, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import type { JobEvent, JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
@@ -118,11 +118,7 @@ export class JobService {
   /** A done job whose WAV was removed behind Orator's back is recorded as such when it is next looked at. */
   private async withAudioChecked(row: JobRow): Promise<JobRow> {
     if (row.state !== 'done' || row.audio_bytes === null || isExpired(row)) return row;
-    const present = await access(this.runner.files.audioFile(row.id)).then(
-      () => true,
-      () => false,
-    );
-    if (present) return row;
+    if (await fileExists(this.runner.files.audioFile(row.id))) return row;
     this.audioMissing(row.id);
     return this.store.get(row.id)!;
   }
