@@ -92,8 +92,13 @@ export class JobService {
     });
   }
 
-  /** Records that a done job's WAV is gone and returns the answer for it (410 audio_missing). */
+  /**
+   * Records that a done job's WAV is gone and returns the answer for it (410 audio_missing); audio
+   * past its retention was deleted by Orator (410 audio_expired).
+   */
   audioMissing(id: string): ApiError {
+    const row = this.store.get(id);
+    if (row && isExpired(row)) return expired(row);
     const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
     this.store.markAudioMissing(id, message);
     return new ApiError('audio_missing', message);
@@ -132,11 +137,15 @@ export class JobService {
         'retry-after': '1',
       });
     }
-    if (isExpired(row)) throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
+    if (isExpired(row)) throw expired(row);
     if (row.error_code === 'audio_missing')
       throw new ApiError('audio_missing', row.error_message ?? `The audio file of job ${id} is missing.`);
     return row;
   }
+}
+
+function expired(row: JobRow): ApiError {
+  return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);
 }
 
 function encodeCursor(row: JobRow): string {
