@@ -84,7 +84,23 @@ export function parseWav(file: Buffer): WavInfo {
   throw new Error('WAV file has no data chunk');
 }
 
-/** The samples of a 16-bit mono PCM WAV file. */
+/** Sample rates an engine may plausibly give (telephone to studio quality). */
+const SAMPLE_RATES = { min: 4000, max: 192_000 };
+
+/**
+ * Throws unless `pcm` is audio Orator can store and play: 16-bit samples at a plausible rate. An
+ * engine's output is checked with it before it reaches a WAV header or a job's chunk files.
+ * No samples at all is valid: engines say nothing for text that is only punctuation.
+ */
+export function assertPlausiblePcm(pcm: Pcm): void {
+  const { sampleRate, samples } = (pcm ?? {}) as Partial<Pcm>;
+  if (!(samples instanceof Int16Array)) throw new Error('no 16-bit samples');
+  if (!Number.isInteger(sampleRate) || sampleRate! < SAMPLE_RATES.min || sampleRate! > SAMPLE_RATES.max) {
+    throw new Error(`an impossible sample rate of ${String(sampleRate)} Hz`);
+  }
+}
+
+/** The samples of a 16-bit mono PCM WAV file at a plausible sample rate. */
 export function decodeWav(file: Buffer): Pcm {
   const info = parseWav(file);
   if (info.format !== 1 || info.bitsPerSample !== 16 || info.channels !== 1) {
@@ -92,5 +108,7 @@ export function decodeWav(file: Buffer): Pcm {
   }
   // a copy: the samples outlive the file buffer and may be modified (gain)
   const samples = int16View(Buffer.from(file.subarray(info.dataOffset, info.dataOffset + info.dataBytes)));
-  return { sampleRate: info.sampleRate, samples };
+  const pcm = { sampleRate: info.sampleRate, samples };
+  assertPlausiblePcm(pcm);
+  return pcm;
 }

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   job_not_finished: 409,
   job_failed: 409,
   audio_expired: 410,
+  audio_missing: 410,
   text_too_long: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -20,10 +21,12 @@ export const ERROR_STATUS = {
   unknown_voice: 422,
   unknown_engine: 422,
   queue_full: 429,
+  too_many_streams: 429,
   internal_error: 500,
   engine_error: 502,
   engine_unavailable: 503,
   engine_timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,7 +14,9 @@ export const Job = Type.Object({
   characters: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
-  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the audio is deleted (retention of API jobs)' })),
+  expires_at: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the audio is deleted (the retention_hours setting when the job was made)' }),
+  ),
   audio: Type.Optional(
     Type.Object({
       url: Type.String(),
@@ -24,6 +26,15 @@ export const Job = Type.Object({
     }),
   ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  audio_unavailable: Type.Optional(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      {
+        description:
+          'A done job whose audio is gone: "audio_expired" (past its retention) or "audio_missing" (its file was removed outside Orator)',
+      },
+    ),
+  ),
 });
 export type Job = Static<typeof Job>;
 

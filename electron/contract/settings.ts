@@ -8,6 +8,18 @@ export const API_KEY_PATH = `${SETTINGS_PATH}/api-key`;
 const HOST_PATTERN =
   '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$';
 
+/**
+ * Bounds of the numeric settings, also enforced on the matching command-line flags. Inline audio
+ * is built in memory and sent in one answer (10,000 characters: about 11 minutes, 30 MB of WAV);
+ * the request body limit follows the maximum text length (12 bytes per character: 60 MiB at most).
+ */
+export const SETTING_BOUNDS = {
+  inline_threshold: { minimum: 1, maximum: 10_000 },
+  max_text_length: { minimum: 1, maximum: 5_000_000 },
+  workers: { minimum: 1, maximum: 64 },
+  retention_hours: { minimum: 0, maximum: 87_600 },
+} as const;
+
 /** The settings a person changes in the studio; stored as settings.json in the data dir. */
 export const Settings = Type.Object(
   {
@@ -17,13 +29,15 @@ export const Settings = Type.Object(
       description: 'Address the gateway binds; anything but loopback exposes it to the network',
     }),
     port: Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one at each start' }),
-    inline_threshold: Type.Integer({ minimum: 1, description: 'Longest text (code points) answered inline; longer text becomes a job' }),
-    max_text_length: Type.Integer({ minimum: 1, description: 'Longest text (code points) accepted at all' }),
-    workers: Type.Integer({ minimum: 1, maximum: 64, description: 'Synthesis worker threads (and job chunks run at once)' }),
+    inline_threshold: Type.Integer({
+      ...SETTING_BOUNDS.inline_threshold,
+      description: 'Longest text (code points) answered inline; longer text becomes a job',
+    }),
+    max_text_length: Type.Integer({ ...SETTING_BOUNDS.max_text_length, description: 'Longest text (code points) accepted at all' }),
+    workers: Type.Integer({ ...SETTING_BOUNDS.workers, description: 'Synthesis worker threads (and job chunks run at once)' }),
     retention_hours: Type.Integer({
-      minimum: 0,
-      maximum: 87600,
-      description: 'Hours that finished audio of API-created jobs is kept; 0 keeps it until deleted',
+      ...SETTING_BOUNDS.retention_hours,
+      description: 'Hours that the audio of every new job is kept, whoever made it; 0 keeps it until deleted',
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {

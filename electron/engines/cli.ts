@@ -147,9 +147,29 @@ export async function synthesizeWithTool(
     await writeFile(files.textFile, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     const { args, input, wavOnStdout } = command(files);
     const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
-    return decodeWav(wavOnStdout ? stdout : await readFile(files.wavFile));
+    return decodeOutput(path.basename(executable), wavOnStdout ? stdout : await readOutputFile(files.wavFile, path.basename(executable)));
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The WAV a program wrote, or a clear engine_error when it wrote none or far too much. */
+async function readOutputFile(file: string, program: string): Promise<Buffer> {
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => null,
+  );
+  if (size === null) throw new ApiError('engine_error', `${program} exited without writing any audio.`);
+  if (size > MAX_OUTPUT_BYTES) throw new ApiError('engine_error', `${program} wrote more than ${MAX_OUTPUT_BYTES} bytes of audio.`);
+  return readFile(file);
+}
+
+/** A program's WAV as samples; anything else (garbage, an impossible format) is the engine's error. */
+function decodeOutput(program: string, wav: Buffer): Pcm {
+  try {
+    return decodeWav(wav);
+  } catch (error) {
+    throw new ApiError('engine_error', `${program} wrote unusable audio: ${(error as Error).message}.`);
   }
 }
 

@@ -27,6 +27,8 @@ export interface EngineOptions {
    * clearTempDir on it at start, so folders of a process killed mid-synthesis do not pile up.
    */
   tempDir?: string;
+  /** How long one synthesis may run before the engine is stopped (engine_timeout); default TOOL_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export { clearTempDir } from './cli';
@@ -37,24 +39,30 @@ export { clearTempDir } from './cli';
  */
 export function allEngines(pool: SynthesisPool, options: EngineOptions = {}): EngineAdapter[] {
   const modelDirs = options.modelDirs ?? defaultModelDirs();
+  const { timeoutMs } = options;
+  const inThread = timeoutMs === undefined ? {} : { timeoutMs };
   const program = (id: string) => {
     const configured = options.executables?.[id];
-    return { ...(configured ? { program: configured } : {}), ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}) };
+    return {
+      ...(configured ? { program: configured } : {}),
+      ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+      ...inThread,
+    };
   };
   return [
-    espeakWasmAdapter(pool),
-    sherpaOnnxAdapter(modelDirs, pool.workerFile),
+    espeakWasmAdapter(pool, inThread),
+    sherpaOnnxAdapter(modelDirs, pool.workerFile, timeoutMs),
     piperAdapter(modelDirs, program('piper')),
     mimic3Adapter(program('mimic3')),
     macosSayAdapter(program('macos-say')),
     windowsSapiAdapter(program('windows-sapi')),
     rhvoiceAdapter(program('rhvoice')),
-    picoWasmAdapter(pool),
+    picoWasmAdapter(pool, inThread),
     pico2waveAdapter(program('pico2wave')),
     festivalAdapter(program('festival')),
-    fliteWasmAdapter(pool),
+    fliteWasmAdapter(pool, inThread),
     fliteSystemAdapter(program('flite-system')),
     espeakSystemAdapter(program('espeak-ng-system')),
-    gnuspeechAdapter(pool),
+    gnuspeechAdapter(pool, inThread),
   ];
 }

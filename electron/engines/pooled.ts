@@ -1,4 +1,5 @@
 import { ApiError, type Capabilities } from '../contract';
+import { assertPlausiblePcm } from '../audio/wav';
 import { TOOL_TIMEOUT_MS } from './cli';
 import type { EngineAdapter, Probe } from './engine';
 import { TaskTimeout, type SynthesisPool } from './worker-pool';
@@ -15,8 +16,9 @@ export interface InThreadSpec {
 /** Settings of an embedded engine that tests and the configuration may override. */
 export interface InThreadOptions {
   /**
-   * A task (voice listing or synthesis) still running after this long has its worker thread
-   * stopped and fails with engine_timeout; counted from when it gets a thread. Default TOOL_TIMEOUT_MS.
+   * A synthesis still running after this long has its worker thread stopped and fails with
+   * engine_timeout; counted from when it gets a thread. Default TOOL_TIMEOUT_MS. Listing voices
+   * (which loads the engine) always has TOOL_TIMEOUT_MS.
    */
   timeoutMs?: number;
 }
@@ -25,13 +27,19 @@ export interface InThreadOptions {
 export function inThreadAdapter(pool: SynthesisPool, spec: InThreadSpec, options: InThreadOptions = {}): EngineAdapter {
   const { id } = spec;
   const timeoutMs = options.timeoutMs ?? TOOL_TIMEOUT_MS;
-  /** A timeout becomes engine_timeout; an abort by the caller stays the caller's abort. */
-  const timedOut = (error: unknown): never => {
-    if (error instanceof TaskTimeout) {
-      throw new ApiError('engine_timeout', `${spec.name} did not finish within ${timeoutMs / 1000} s and was stopped.`);
-    }
-    throw error;
-  };
+  /**
+   * A timeout becomes engine_timeout and an abort by the caller stays the caller's abort; anything
+   * else (the engine threw, its worker thread died) is engine_error. The pool replaces a dead thread.
+   */
+  const failed =
+    (signal?: AbortSignal) =>
+    (error: unknown): never => {
+      if (error instanceof TaskTimeout) {
+        throw new ApiError('engine_timeout', `${spec.name} did not finish within ${error.timeoutMs / 1000} s and was stopped.`);
+      }
+      if (signal?.aborted || error instanceof ApiError) throw error;
+      throw new ApiError('engine_error', `${spec.name} failed: ${(error as Error).message}`);
+    };
   return {
     id,
     name: spec.name,
@@ -39,7 +47,7 @@ export function inThreadAdapter(pool: SynthesisPool, spec: InThreadSpec, options
     capabilities: spec.capabilities,
     async probe(): Promise<Probe> {
       try {
-        const voices = await pool.run({ kind: 'voices', engine: id }, 'interactive', { timeoutMs }).catch(timedOut);
+        const voices = await pool.run({ kind: 'voices', engine: id }, 'interactive', { timeoutMs: TOOL_TIMEOUT_MS }).catch(failed());
         if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices.` };
         const preferred = voices.find((v) => v.id === `${id}:${spec.defaultVoice}`) ?? voices[0]!;
         return { available: true, voices, defaultVoice: preferred.id };
@@ -47,8 +55,15 @@ export function inThreadAdapter(pool: SynthesisPool, spec: InThreadSpec, options
         return { available: false, reason: `${spec.name} cannot run: ${(error as Error).message}` };
       }
     },
-    synthesize(request, { lane, signal }) {
-      return pool.run({ kind: 'synthesize', engine: id, request }, lane, { signal, timeoutMs }).catch(timedOut);
+    async synthesize(request, { lane, signal }) {
+      const pcm = await pool.run({ kind: 'synthesize', engine: id, request }, lane, { signal, timeoutMs }).catch(failed(signal));
+      // a worker thread answers with whatever its engine made: garbage stops here, not in a WAV
+      try {
+        assertPlausiblePcm(pcm);
+      } catch (error) {
+        throw new ApiError('engine_error', `${spec.name} returned unusable audio: ${(error as Error).message}.`);
+      }
+      return pcm;
     },
   };
 }

@@ -2,6 +2,8 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { SETTING_BOUNDS, Settings } from '../contract/settings';
 import { bodyLimitFor, configFromArgs, DEFAULTS, defaultDataDir } from './config';
 import { allowedHosts } from './plugins/host-check';
 
@@ -89,6 +91,39 @@ describe('configFromArgs', () => {
       const file = await keyFile('both', 'k', 0o600);
       expect(() => configFromArgs(['--api-key-file', file, '--api-key', 'k'], {})).toThrow(/not both/);
     });
+  });
+
+  it('bounds the limits that size memory, in flags and settings alike', () => {
+    const max = SETTING_BOUNDS.max_text_length.maximum;
+    expect(configFromArgs(['--max-text-length', String(max)], {}).maxTextLength).toBe(max);
+    expect(() => configFromArgs(['--max-text-length', String(max + 1)], {})).toThrow(
+      `--max-text-length must be an integer from 1 to ${max}`,
+    );
+    expect(() => configFromArgs(['--inline-threshold', '10001'], {})).toThrow('--inline-threshold');
+    expect(() => configFromArgs(['--workers', '65'], {})).toThrow('--workers');
+    // the body limit of the longest allowed text stays bounded
+    expect(bodyLimitFor(max)).toBeLessThanOrEqual(61 * 1024 * 1024);
+    const settings = {
+      host: '127.0.0.1',
+      port: 0,
+      inline_threshold: 1000,
+      max_text_length: max,
+      workers: 2,
+      retention_hours: 0,
+      models_dir: '',
+      engine_executables: {},
+      close_to_tray: true,
+    };
+    expect(Value.Check(Settings, settings)).toBe(true);
+    for (const [name, value] of [
+      ['max_text_length', max + 1],
+      ['inline_threshold', 10_001],
+      ['retention_hours', 87_601],
+      ['workers', 65],
+    ] as const) {
+      expect(Value.Check(Settings, { ...settings, [name]: value })).toBe(false);
+    }
+    expect(configFromArgs(['--max-queued-chars', '5000'], {}).maxQueuedChars).toBe(5000);
   });
 
   it('uses the platform user data folder, as Electron does', () => {

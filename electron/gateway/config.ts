@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SETTING_BOUNDS } from '../contract/settings';
 import { apiKeyOverride } from './api-key';
 
 export interface GatewayConfig {
@@ -20,7 +21,13 @@ export interface GatewayConfig {
   /** Worker threads (and concurrent job chunks); default: one per core. */
   workers: number;
   maxQueuedJobs: number;
-  /** Hours the audio of API-created jobs is kept; 0 (the default) keeps it until deleted. */
+  /** Characters of all unfinished jobs together before new ones are refused. */
+  maxQueuedChars: number;
+  /** Free space on the data dir's disk that job audio never takes (see DiskBudget). */
+  minFreeBytes: number;
+  /** How long one synthesis (an inline request, a job chunk) may run before its engine is stopped. */
+  engineTimeoutMs: number;
+  /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
   /** The built renderer to serve at "/", if any. */
   staticDir?: string | undefined;
@@ -33,7 +40,11 @@ export const DEFAULTS = {
   maxTextLength: 2_000_000,
   previewMaxChars: 500,
   maxQueuedJobs: 1000,
+  // ten books of the longest text: a bound on the queue's database and disk, not on memory
+  maxQueuedChars: 20_000_000,
   retentionHours: 0,
+  engineTimeoutS: 120,
+  minFreeMb: 256,
 } as const;
 
 /**
@@ -51,10 +62,18 @@ export function defaultDataDir(platform = process.platform, env = process.env, h
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Orator');
 }
 
-function integer(name: string, value: string | undefined, fallback: number, min: number): number {
+interface Bounds {
+  minimum: number;
+  maximum?: number;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, { minimum, maximum = Infinity }: Bounds): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${value}"`);
+  if (!Number.isInteger(n) || n < minimum || n > maximum) {
+    const range = maximum === Infinity ? `≥ ${minimum}` : `from ${minimum} to ${maximum}`;
+    throw new Error(`${name} must be an integer ${range}, got "${value}"`);
+  }
   return n;
 }
 
@@ -72,20 +91,31 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-text-length': { type: 'string' },
       workers: { type: 'string' },
       'max-queued-jobs': { type: 'string' },
+      'max-queued-chars': { type: 'string' },
       'retention-hours': { type: 'string' },
+      'engine-timeout': { type: 'string' },
+      'min-free-mb': { type: 'string' },
     },
     strict: true,
   });
   return {
     host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
-    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, 0),
+    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, { minimum: 0, maximum: 65535 }),
     dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env)),
     ...apiKeyOverride({ file: values['api-key-file'], key: values['api-key'] }, env),
-    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, 1),
-    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, 1),
+    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, SETTING_BOUNDS.inline_threshold),
+    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, SETTING_BOUNDS.max_text_length),
     previewMaxChars: DEFAULTS.previewMaxChars,
-    workers: integer('--workers', values.workers, os.availableParallelism(), 1),
-    maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, 1),
-    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, 0),
+    workers: integer(
+      '--workers',
+      values.workers,
+      Math.min(os.availableParallelism(), SETTING_BOUNDS.workers.maximum),
+      SETTING_BOUNDS.workers,
+    ),
+    maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
+    maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
+    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
+    minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
+    engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
   };
 }

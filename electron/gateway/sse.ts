@@ -13,6 +13,8 @@ export interface JobEventStream {
   isLast?(event: JobEvent): boolean;
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
+  /** Called once when the stream ends, however it ends. */
+  onEnd(): void;
 }
 
 /** The open streams of each server, so that a shutdown can end them: they never end by themselves. */
@@ -44,6 +46,7 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
   const end = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    stream.onEnd();
     openStreams.get(server)!.delete(end);
     raw.end();
   };

@@ -5,6 +5,7 @@ import { EngineRegistry } from '../engines/registry';
 import { allEngines, clearTempDir } from '../engines/installed';
 import { defaultModelDirs } from '../engines/model-dirs';
 import { SynthesisPool } from '../engines/worker-pool';
+import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
@@ -50,6 +51,9 @@ export interface StartOptions {
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
   await prepareDataDir(config.dataDir, { createParents: config.dataDir === defaultDataDir() });
   warnAboutForeignFiles(config.dataDir, makeTreePrivate(config.dataDir).failed);
+  const disk = new DiskBudget(config.dataDir, config.minFreeBytes);
+  // before the lock file and the database are written: on a full disk, the reserve makes room for them
+  await disk.prepare();
   // What is started is stopped again, newest first, if a later step fails (say, the port is taken).
   const unlock = await lockDataDir(config.dataDir);
   const undo: (() => unknown)[] = [unlock];
@@ -70,7 +74,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
     const tempDir = path.join(config.dataDir, 'tmp');
     await clearTempDir(tempDir);
-    const registry = new EngineRegistry(allEngines(pool, { modelDirs, executables: engine_executables, tempDir }));
+    const registry = new EngineRegistry(
+      allEngines(pool, { modelDirs, executables: engine_executables, tempDir, timeoutMs: config.engineTimeoutMs }),
+    );
     await registry.probeAll();
 
     const db = openDatabase(config.dataDir);
@@ -82,6 +88,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       dataDir: config.dataDir,
       concurrency: pool.threads,
       maxQueuedJobs: config.maxQueuedJobs,
+      maxQueuedChars: config.maxQueuedChars,
+      disk,
     });
     await runner.recover();
     const jobs = new JobService(store, runner, registry, () => config.retentionHours);
@@ -89,7 +97,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
-      synthesis: new SynthesisService(registry, runner, config, (client) => jobs.expiryFor(client)),
+      synthesis: new SynthesisService(registry, runner, config, () => jobs.expiryOfNewJob()),
       jobs,
       settings,
       apiKey: () => apiKey,

@@ -1,27 +1,39 @@
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
-import { PeakAccumulator, PEAKS_PER_SECOND } from '../audio/peaks';
+import { open, readFile, rename } from 'node:fs/promises';
+import { PeakAccumulator } from '../audio/peaks';
 import { int16View, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
-import type { ChunkRow } from './store';
+import type { ChunkLayout } from './store';
 import { PARTIAL } from './files';
+import { peaksBody, writeWhole } from './peaks-file';
 
 export interface AssembledAudio {
   bytes: number;
 }
 
+/** Silence after each chunk, in samples: none after the last. */
+function pauseSamples(chunks: ChunkLayout[], sampleRate: number): number[] {
+  return chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
+}
+
+/** The size of the joined audio, header excluded. */
+export function wavDataBytes(chunks: ChunkLayout[], sampleRate: number): number {
+  const pauses = pauseSamples(chunks, sampleRate);
+  return chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
+}
+
 /**
  * Joins a job's chunk audio into one WAV with the chunks' pauses between them (none after
- * the last), and writes its waveform peaks beside it. Both are written under temporary names
- * and renamed, so a half-written file is never served.
+ * the last), and writes its waveform peaks beside it, as the /peaks answer. Both are written
+ * under temporary names and renamed, so a half-written file is never served.
  */
 export async function assembleWav(
   target: { wav: string; peaks: string },
   sampleRate: number,
-  chunks: ChunkRow[],
+  chunks: ChunkLayout[],
   chunkFile: (idx: number) => string,
 ): Promise<AssembledAudio> {
-  const pauses = chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
-  const dataBytes = chunks.reduce((sum, c, i) => sum + 2 * ((c.samples ?? 0) + pauses[i]!), 0);
+  const pauses = pauseSamples(chunks, sampleRate);
+  const dataBytes = wavDataBytes(chunks, sampleRate);
   const peaks = new PeakAccumulator(sampleRate);
   const file = await open(target.wav + PARTIAL, 'w', PRIVATE_FILE_MODE);
   try {
@@ -44,9 +56,7 @@ export async function assembleWav(
   } finally {
     await file.close();
   }
-  const peaksJson = JSON.stringify({ sample_rate: sampleRate, peaks_per_second: PEAKS_PER_SECOND, peaks: peaks.finish() });
-  await writeFile(target.peaks + PARTIAL, peaksJson, { mode: PRIVATE_FILE_MODE });
-  await rename(target.peaks + PARTIAL, target.peaks);
+  await writeWhole(target.peaks, peaksBody(sampleRate, dataBytes, peaks.finish()));
   await rename(target.wav + PARTIAL, target.wav);
   return { bytes: WAV_HEADER_BYTES + dataBytes };
 }

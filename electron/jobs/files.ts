@@ -1,4 +1,7 @@
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pcmBytes } from '../audio/wav';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 
 /** Where a job's files live in the data dir. */
 export class JobFiles {
@@ -10,19 +13,55 @@ export class JobFiles {
   chunkFile(jobId: string, idx: number): string {
     return path.join(this.chunkDir(jobId), `${String(idx).padStart(6, '0')}.pcm`);
   }
+  /** Writes a chunk's audio under a temporary name and renames it: a chunk file is always whole. */
+  async writeChunk(jobId: string, idx: number, samples: Int16Array): Promise<void> {
+    const file = this.chunkFile(jobId, idx);
+    await mkdir(this.chunkDir(jobId), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
+    await rename(file + PARTIAL, file);
+  }
   audioDir(): string {
     return path.join(this.dataDir, 'audio');
   }
   audioFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.wav`);
   }
+  /** The /peaks answer as it is served (see peaks-file.ts). */
   peaksFile(jobId: string): string {
+    return path.join(this.audioDir(), `${jobId}.peaks.v2.json`);
+  }
+  /** Peaks as versions before v2 stored them, without the duration; replaced at the first request. */
+  legacyPeaksFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.peaks.json`);
   }
   /** What a finished job leaves: its WAV and its peaks. */
   outputs(jobId: string): string[] {
-    return [this.audioFile(jobId), this.peaksFile(jobId)];
+    return [this.audioFile(jobId), this.peaksFile(jobId), this.legacyPeaksFile(jobId)];
   }
+  async removeOutputs(jobId: string): Promise<void> {
+    await Promise.all(this.outputs(jobId).map((f) => rm(f, { force: true })));
+  }
+  /** Removes a job's chunk audio (it is joined, or the job failed). */
+  async removeChunks(jobId: string): Promise<void> {
+    await rm(this.chunkDir(jobId), { recursive: true, force: true }).catch((error: Error) => {
+      console.warn(`Orator could not remove the chunks of job ${jobId}: ${error.message}`);
+    });
+  }
+  /** Removes everything a job that failed may have left: chunks, partial files, a WAV being assembled. */
+  async removeWork(jobId: string): Promise<void> {
+    const outputs = this.outputs(jobId).flatMap((f) => [f, f + PARTIAL]);
+    await this.removeChunks(jobId);
+    await Promise.all(outputs.map((f) => rm(f, { force: true }))).catch((error: Error) => {
+      console.warn(`Orator could not remove the work files of job ${jobId}: ${error.message}`);
+    });
+  }
+}
+
+export function fileExists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Files being written carry this suffix until they are complete and renamed. */

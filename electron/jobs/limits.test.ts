@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
@@ -33,6 +34,47 @@ describe('queue limit', () => {
       expect((await waitForJob(gateway, job_id)).status).toBe('done');
     }
     expect((await queue(gateway, { text: 'Four.' })).status).toBe(202);
+  });
+});
+
+describe('queued characters limit', () => {
+  it('answers 429 queue_full when unfinished jobs would hold too many characters, 413 for a job that never fits', async () => {
+    const gateway = await start({ maxQueuedChars: 3000 });
+    gateway.pauseQueue();
+    const first = await queue(gateway, { text: prose(2000) });
+    expect(first.status).toBe(202);
+    const over = await queue(gateway, { text: prose(1500) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const overBody = (await over.json()) as { error: { code: string; message: string } };
+    expect(overBody.error.code).toBe('queue_full');
+    expect(overBody.error.message).toContain('3000');
+    const never = await queue(gateway, { text: prose(3001) });
+    expect(never.status).toBe(413);
+    expect(await never.json()).toMatchObject({ error: { code: 'text_too_long' } });
+    // what still fits is taken
+    const fits = await queue(gateway, { text: prose(1000) });
+    expect(fits.status).toBe(202);
+
+    gateway.resumeQueue();
+    for (const response of [first, fits]) {
+      const { job_id } = (await response.json()) as { job_id: string };
+      expect((await waitForJob(gateway, job_id)).status).toBe('done');
+    }
+    expect((await queue(gateway, { text: prose(1500) })).status).toBe(202);
+  });
+});
+
+describe('settings over their bounds', () => {
+  it('are ignored at start (a hand-edited settings.json cannot lift the body limit)', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-test-'));
+    await writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ max_text_length: 1_000_000_000, inline_threshold: 5 }));
+    const gateway = await start({ dataDir });
+    const tooLong = await queue(gateway, { text: 'a '.repeat(1_000_001) });
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toMatchObject({ error: { code: 'text_too_long', message: expect.stringContaining('2000000') } });
+    // the setting within its bounds still applies
+    expect((await gateway.post('/api/v1/tts/synthesize', { text: 'Longer than five.' })).status).toBe(202);
   });
 });
 

@@ -7,8 +7,8 @@ const SWEEP_EVERY_MS = 60_000;
 export function startRetentionSweeper(store: JobStore, runner: JobRunner): () => void {
   const sweep = () => {
     for (const id of store.expiredWithAudio(new Date().toISOString())) {
-      runner
-        .removeAudio(id)
+      runner.files
+        .removeOutputs(id)
         .then(() => store.markAudioRemoved(id))
         .catch((error: Error) => console.warn(`Orator could not remove the expired audio of job ${id}: ${error.message}`));
     }

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { ApiError } from '../contract';
 import { applyGain } from '../audio/gain';
-import { durationSeconds, pcmBytes, WAV_HEADER_BYTES } from '../audio/wav';
+import { durationSeconds, WAV_HEADER_BYTES } from '../audio/wav';
 import type { EngineAdapter } from '../engines/engine';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
-import { assembleWav } from './assemble';
+import { PRIVATE_DIR_MODE } from '../storage/private-files';
+import { assertQueueRoom, estimateAudioBytes, type QueueBounds } from './admission';
+import { assembleWav, wavDataBytes } from './assemble';
 import { chunkText, codePoints, titleOf, type Chunk } from './chunker';
-import { JobFiles, PARTIAL } from './files';
+import type { DiskBudget } from './disk-budget';
+import { JobFiles } from './files';
+import { isDiskFull, toJobError, type JobError } from './job-error';
 import type { ChunkRow, JobRow, JobStore } from './store';
 
 export interface JobOptions {
@@ -18,30 +21,29 @@ export interface JobOptions {
   volume: number;
 }
 
-export interface RunnerOptions {
+export interface RunnerOptions extends QueueBounds {
   store: JobStore;
   registry: EngineRegistry;
   dataDir: string;
   /** Chunks synthesized at once, over all jobs. */
   concurrency: number;
-  /** Unfinished jobs (waiting or running) before new ones are refused. */
-  maxQueuedJobs: number;
+  disk: DiskBudget;
 }
 
 export type JobEvent = { type: 'progress' | 'done' | 'failed'; job: JobRow };
-
-/** Why a job failed: an API error code, or "cancelled" / "disk_full". */
-interface JobError {
-  code: string;
-  message: string;
-}
 
 /** A failing chunk is tried once more before its job fails. */
 const MAX_ATTEMPTS = 2;
 
 interface ActiveJob {
   row: JobRow;
-  pending: ChunkRow[];
+  /**
+   * Chunks not yet handed out; their text stays in SQLite until one is dispatched, so a queue
+   * of hundreds of long jobs costs a few numbers per job in memory, not its text.
+   */
+  undispatched: number;
+  /** Chunks before this index have been handed out. */
+  nextIdx: number;
   abort: AbortController;
   /** Its chunks in flight: their files must be written before the job's folder can go. */
   running: Set<Promise<void>>;
@@ -84,13 +86,13 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.pump();
   }
 
-  enqueue(resolved: ResolvedVoice, text: string, options: JobOptions, expiresAt: string | null = null): JobRow {
+  enqueue(resolved: ResolvedVoice, text: string, options: JobOptions, expiresAt: string | null = null): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...options };
     return this.insert(resolved, chunkText(text, resolved.voice.language), job, expiresAt);
   }
 
   /** A new job with the text and settings of an earlier one. */
-  retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): JobRow {
+  retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
     const chunks = this.options.store.chunks(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms }));
     return this.insert(resolved, chunks, row, expiresAt);
   }
@@ -104,11 +106,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
   /** Deletes a finished job with its audio. */
   async delete(id: string): Promise<void> {
     this.options.store.delete(id);
-    await this.removeAudio(id);
-  }
-
-  async removeAudio(id: string): Promise<void> {
-    await Promise.all(this.files.outputs(id).map((f) => rm(f, { force: true })));
+    await this.files.removeOutputs(id);
   }
 
   get isPaused(): boolean {
@@ -140,16 +138,16 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     this.active.clear();
   }
 
-  private insert(
+  private async insert(
     resolved: ResolvedVoice,
     chunks: Chunk[],
     job: JobOptions & Pick<JobRow, 'title' | 'characters'>,
     expiresAt: string | null,
-  ): JobRow {
-    const { store, maxQueuedJobs } = this.options;
-    if (store.countInStates(['queued', 'running']) >= maxQueuedJobs) {
-      throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, { 'retry-after': '30' });
-    }
+  ): Promise<JobRow> {
+    const { store, disk } = this.options;
+    await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, resolved.voice.sampleRate));
+    // after the wait: the queue is checked and the job inserted in one go
+    assertQueueRoom(store, this.options, job.characters);
     const id = randomUUID();
     const { title, characters, rate, pitch, volume } = job;
     const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
@@ -164,15 +162,26 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
 
   private activate(id: string): void {
     const row = this.options.store.get(id)!;
-    this.active.set(id, { row, pending: this.options.store.pendingChunks(id), abort: new AbortController(), running: new Set() });
+    const undispatched = row.chunks_total - row.chunks_done;
+    this.active.set(id, { row, undispatched, nextIdx: 0, abort: new AbortController(), running: new Set() });
+  }
+
+  /** The job's next chunk not yet handed out, read from SQLite now. */
+  private dispatch(job: ActiveJob): ChunkRow | undefined {
+    const chunk = this.options.store.nextPendingChunk(job.row.id, job.nextIdx);
+    job.undispatched = chunk ? job.undispatched - 1 : 0;
+    if (chunk) job.nextIdx = chunk.idx + 1;
+    return chunk;
   }
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
   private pump(): void {
     while (this.started && !this.stopped && !this.paused && this.synthesizing < this.options.concurrency) {
-      const jobs = [...this.active.values()].filter((j) => j.pending.length > 0);
+      const jobs = [...this.active.values()].filter((j) => j.undispatched > 0);
       if (jobs.length === 0) return;
       const job = jobs[this.turn++ % jobs.length]!;
+      const chunk = this.dispatch(job);
+      if (!chunk) continue;
       this.synthesizing++;
       let released = false;
       const releaseSlot = () => {
@@ -181,7 +190,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
         this.synthesizing--;
         this.pump();
       };
-      const run = this.runChunk(job, job.pending.shift()!, releaseSlot)
+      const run = this.runChunk(job, chunk, releaseSlot)
         .catch((error: Error) => console.error(`Orator: a chunk of job ${job.row.id} broke the runner:`, error))
         .finally(() => {
           releaseSlot();
@@ -205,10 +214,8 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
       const pcm = await this.synthesizeWithRetry(job, chunk, adapter).finally(releaseSlot);
       if (job.abort.signal.aborted) return;
       if (!adapter.capabilities.volume) applyGain(pcm.samples, job.row.volume);
-      const file = this.files.chunkFile(id, chunk.idx);
-      await mkdir(this.files.chunkDir(id), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFile(file + PARTIAL, pcmBytes(pcm.samples), { mode: PRIVATE_FILE_MODE });
-      await rename(file + PARTIAL, file);
+      await this.options.disk.assertRoomToWrite(pcm.samples.byteLength);
+      await this.files.writeChunk(id, chunk.idx, pcm.samples);
       if (job.abort.signal.aborted) return;
       const done = store.chunkDone(id, chunk.idx, pcm.samples.length, pcm.sampleRate);
       job.row = store.get(id)!;
@@ -249,7 +256,9 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     const id = job.row.id;
     const sampleRate = job.row.sample_rate!;
     const target = { wav: this.files.audioFile(id), peaks: this.files.peaksFile(id) };
-    const { bytes } = await assembleWav(target, sampleRate, store.chunks(id), (idx) => this.files.chunkFile(id, idx));
+    const layout = store.chunkLayout(id);
+    await this.options.disk.assertRoomToWrite(wavDataBytes(layout, sampleRate));
+    const { bytes } = await assembleWav(target, sampleRate, layout, (idx) => this.files.chunkFile(id, idx));
     store.transition(id, 'done', {
       finished_at: new Date().toISOString(),
       audio_bytes: bytes,
@@ -257,9 +266,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     });
     this.active.delete(id);
     this.emit('job', { type: 'done', job: store.get(id)! });
-    await rm(this.files.chunkDir(id), { recursive: true, force: true }).catch((error: Error) => {
-      console.warn(`Orator could not remove the chunks of finished job ${id}: ${error.message}`);
-    });
+    await this.files.removeChunks(id);
   }
 
   /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
@@ -269,6 +276,8 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
     if (this.active.get(id) !== job) return;
     job.abort.abort();
     this.active.delete(id);
+    // the disk ran out: its reserve makes room for SQLite to record why
+    if (isDiskFull(error)) this.options.disk.releaseReserve();
     try {
       store.transition(id, 'failed', { finished_at: new Date().toISOString(), error_code: error.code, error_message: error.message });
     } catch (dbError) {
@@ -285,19 +294,7 @@ export class JobRunner extends EventEmitter<{ job: [JobEvent] }> {
    * files, and the WAV and peaks if it was cancelled while they were being assembled.
    */
   private async removeWorkFiles(job: ActiveJob): Promise<void> {
-    const id = job.row.id;
     await Promise.allSettled([...job.running]);
-    const outputs = this.files.outputs(id).flatMap((f) => [f, f + PARTIAL]);
-    await Promise.all([this.files.chunkDir(id), ...outputs].map((f) => rm(f, { recursive: true, force: true }))).catch((error: Error) => {
-      console.warn(`Orator could not remove the work files of job ${id}: ${error.message}`);
-    });
+    await this.files.removeWork(job.row.id);
   }
-}
-
-function toJobError(error: unknown): JobError {
-  if (error instanceof ApiError) return error;
-  const err = error as NodeJS.ErrnoException;
-  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL')
-    return { code: 'disk_full', message: 'The disk is full: free some space and retry the job.' };
-  return { code: 'engine_error', message: `The engine failed: ${err.message ?? String(error)}` };
 }

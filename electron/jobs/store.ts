@@ -18,6 +18,7 @@ export interface JobRow {
   sample_rate: number | null;
   created_at: string;
   finished_at: string | null;
+  /** Why a failed job failed; for a done job, why its audio is gone ("audio_missing"), if it is. */
   error_code: string | null;
   error_message: string | null;
   audio_bytes: number | null;
@@ -34,6 +35,8 @@ export interface ChunkRow {
   samples: number | null;
   attempts: number;
 }
+
+export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
 
 export type NewJob = Pick<
   JobRow,
@@ -84,9 +87,11 @@ export class JobStore {
     return this.db.prepare(sql).all(...params, query.limit) as JobRow[];
   }
 
-  countInStates(states: JobState[]): number {
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN (${states.map(() => '?').join(', ')})`).get(...states);
-    return (row as { n: number }).n;
+  /** How many jobs are unfinished (waiting or running), and their characters together. */
+  unfinishedTotals(): { jobs: number; characters: number } {
+    return this.db
+      .prepare("SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')")
+      .get() as { jobs: number; characters: number };
   }
 
   idsInStates(states: JobState[]): string[] {
@@ -96,12 +101,19 @@ export class JobStore {
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
-  pendingChunks(jobId: string): ChunkRow[] {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
+  /** The first unfinished chunk at or after `fromIdx`, with its text. */
+  nextPendingChunk(jobId: string, fromIdx: number): ChunkRow | undefined {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 AND idx >= ? ORDER BY idx LIMIT 1').get(jobId, fromIdx) as
+      ChunkRow | undefined;
   }
 
   chunks(jobId: string): ChunkRow[] {
     return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
+  }
+
+  /** What joining a job's audio needs of its chunks: everything but their text. */
+  chunkLayout(jobId: string): ChunkLayout[] {
+    return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
   }
 
   countAttempt(jobId: string, idx: number): void {
@@ -145,6 +157,13 @@ export class JobStore {
 
   markAudioRemoved(id: string): void {
     this.db.prepare('UPDATE jobs SET audio_bytes = NULL WHERE id = ?').run(id);
+  }
+
+  /** A done job's WAV was removed outside Orator: it keeps its row, says why it has no audio. */
+  markAudioMissing(id: string, message: string): void {
+    this.db
+      .prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'")
+      .run(message, id);
   }
 
   delete(id: string): void {

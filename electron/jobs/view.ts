@@ -2,8 +2,23 @@ import { jobAudioPath, type Job } from '../contract';
 import { publicStatus } from './state';
 import type { JobRow } from './store';
 
+/** Whether a job's audio is past its retention (the sweeper may not have deleted it yet). */
+export function isExpired(row: JobRow, now = Date.now()): boolean {
+  return row.expires_at !== null && Date.parse(row.expires_at) <= now;
+}
+
+/** Why a done job has no audio, or nothing when it has. */
+function audioUnavailable(row: JobRow): Job['audio_unavailable'] {
+  if (row.error_code === 'audio_missing') return { code: 'audio_missing', message: row.error_message ?? 'The audio file is missing.' };
+  if (isExpired(row) || row.audio_bytes === null) {
+    return { code: 'audio_expired', message: `The audio expired at ${row.expires_at} and was deleted.` };
+  }
+  return undefined;
+}
+
 /** A job as the API shows it. */
 export function toJobView(row: JobRow): Job {
+  const unavailable = row.state === 'done' ? audioUnavailable(row) : undefined;
   return {
     job_id: row.id,
     title: row.title,
@@ -15,7 +30,7 @@ export function toJobView(row: JobRow): Job {
     created_at: row.created_at,
     ...(row.finished_at ? { finished_at: row.finished_at } : {}),
     ...(row.expires_at ? { expires_at: row.expires_at } : {}),
-    ...(row.state === 'done' && row.audio_bytes !== null
+    ...(row.state === 'done' && !unavailable
       ? {
           audio: {
             url: jobAudioPath(row.id),
@@ -26,5 +41,6 @@ export function toJobView(row: JobRow): Job {
         }
       : {}),
     ...(row.state === 'failed' ? { error: { code: row.error_code ?? 'failed', message: row.error_message ?? 'The job failed.' } } : {}),
+    ...(unavailable ? { audio_unavailable: unavailable } : {}),
   };
 }

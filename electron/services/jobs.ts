@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { ApiError, type Job, type JobList, type JobPeaks, type JobStatus } from '../contract';
+import { ApiError, type Job, type JobList, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import { fileExists } from '../jobs/files';
+import { PeaksFiles } from '../jobs/peaks-file';
 import type { JobEvent, JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
-import { toJobView } from '../jobs/view';
-import type { Client } from './synthesis';
+import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MAX_PAGE = 200;
@@ -21,20 +21,24 @@ export interface ListParams {
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
+  private readonly peaks: PeaksFiles;
+
   constructor(
     private readonly store: JobStore,
     private readonly runner: JobRunner,
     private readonly registry: EngineRegistry,
-    /** Hours that audio of API-created jobs is kept; 0 keeps it until deleted. */
+    /** Hours that the audio of a new job is kept; 0 keeps it until deleted. */
     private readonly retentionHours: () => number,
-  ) {}
+  ) {
+    this.peaks = new PeaksFiles(runner.files);
+  }
 
-  get(id: string): Job {
-    return toJobView(this.row(id));
+  async get(id: string): Promise<Job> {
+    return toJobView(await this.withAudioChecked(this.row(id)));
   }
 
   /** Newest first; `cursor` continues after the last job of the previous page. */
-  list(params: ListParams): JobList {
+  async list(params: ListParams): Promise<JobList> {
     const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
       throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
@@ -43,13 +47,17 @@ export class JobService {
     const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { jobs: page.map(toJobView), ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
+    const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
+    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
   }
 
-  /** When audio made through the API expires; studio jobs are the user's work and are kept. */
-  expiryFor(client: Client): string | null {
+  /**
+   * When the audio of a job created now expires. The server decides, the same for every job
+   * whoever asks (the studio shows the expiry): retention is the owner's setting, not the client's.
+   */
+  expiryOfNewJob(): string | null {
     const hours = this.retentionHours();
-    return client === 'api' && hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
+    return hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
   }
 
   /** Cancels a running job (it stays, failed with "cancelled"), or deletes a finished one and its audio. */
@@ -57,28 +65,43 @@ export class JobService {
     const row = this.row(id);
     if (row.state === 'queued' || row.state === 'running') {
       this.runner.cancel(id);
-      return this.get(id);
+      return toJobView(this.row(id));
     }
     await this.runner.delete(id);
     return null;
   }
 
-  retry(id: string, client: Client): Job {
+  async retry(id: string): Promise<Job> {
     const row = this.row(id);
     if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
-    return toJobView(this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryFor(client)));
+    return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */
-  audioFile(id: string): string {
-    this.finishedRow(id);
+  async audioFile(id: string): Promise<string> {
+    await this.playableRow(id);
     return this.runner.files.audioFile(id);
   }
 
-  async peaks(id: string): Promise<JobPeaks> {
-    const row = this.finishedRow(id);
-    const stored = JSON.parse(await readFile(this.runner.files.peaksFile(id), 'utf8')) as Omit<JobPeaks, 'duration_s'>;
-    return { duration_s: row.duration_s ?? 0, ...stored };
+  /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
+  async peaksFile(id: string): Promise<string> {
+    await this.playableRow(id);
+    return this.peaks.ensure(id).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw this.audioMissing(id);
+      throw error;
+    });
+  }
+
+  /**
+   * Records that a done job's WAV is gone and returns the answer for it (410 audio_missing); audio
+   * past its retention was deleted by Orator (410 audio_expired).
+   */
+  audioMissing(id: string): ApiError {
+    const row = this.store.get(id);
+    if (row && isExpired(row)) return expired(row);
+    const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
+    this.store.markAudioMissing(id, message);
+    return new ApiError('audio_missing', message);
   }
 
   /** Calls `listener` with every event of one job (or of all jobs); returns the unsubscribe function. */
@@ -97,19 +120,32 @@ export class JobService {
     return row;
   }
 
-  private finishedRow(id: string): JobRow {
-    const row = this.row(id);
+  /** A done job whose WAV was removed behind Orator's back is recorded as such when it is next looked at. */
+  private async withAudioChecked(row: JobRow): Promise<JobRow> {
+    if (row.state !== 'done' || row.audio_bytes === null || isExpired(row)) return row;
+    if (await fileExists(this.runner.files.audioFile(row.id))) return row;
+    this.audioMissing(row.id);
+    return this.store.get(row.id)!;
+  }
+
+  /** A done job whose audio can be served, or the reason it cannot. */
+  private async playableRow(id: string): Promise<JobRow> {
+    const row = await this.withAudioChecked(this.row(id));
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {
       throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, {
         'retry-after': '1',
       });
     }
-    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) {
-      throw new ApiError('audio_expired', `The audio of job ${id} expired at ${row.expires_at} and was deleted.`);
-    }
+    if (isExpired(row)) throw expired(row);
+    if (row.error_code === 'audio_missing')
+      throw new ApiError('audio_missing', row.error_message ?? `The audio file of job ${id} is missing.`);
     return row;
   }
+}
+
+function expired(row: JobRow): ApiError {
+  return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);
 }
 
 function encodeCursor(row: JobRow): string {

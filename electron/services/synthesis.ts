@@ -24,8 +24,6 @@ export interface InlineAudio {
   durationS: number;
 }
 
-export type Client = 'studio' | 'api';
-
 export type SynthesisResult = InlineAudio | { kind: 'job'; job: JobRow };
 
 /** Synthesis as the product offers it, whatever the transport: inline audio or a queued job. */
@@ -34,11 +32,11 @@ export class SynthesisService {
     private readonly registry: EngineRegistry,
     private readonly runner: JobRunner,
     private readonly limits: SynthesisLimits,
-    /** When a job's audio expires, by who asked for it (see JobService.expiryFor). */
-    private readonly expiryFor: (client: Client) => string | null,
+    /** When the audio of a job created now expires (see JobService.expiryOfNewJob). */
+    private readonly expiryOfNewJob: () => string | null,
   ) {}
 
-  async synthesize(body: SynthesizeBody, client: Client = 'api'): Promise<SynthesisResult> {
+  async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
     const length = codePoints(body.text);
     if (length > this.limits.maxTextLength) {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${this.limits.maxTextLength}.`);
@@ -46,7 +44,7 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     if (body.mode === 'job' || length > this.limits.inlineThreshold) {
-      return { kind: 'job', job: this.runner.enqueue(resolved, body.text, options, this.expiryFor(client)) };
+      return { kind: 'job', job: await this.runner.enqueue(resolved, body.text, options, this.expiryOfNewJob()) };
     }
     return this.inline(resolved, body.text, options);
   }

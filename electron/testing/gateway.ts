@@ -18,9 +18,10 @@ export interface TestGateway extends Gateway {
   stop(): Promise<void>;
 }
 
-export async function startTestGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+/** `workerFile`: another worker bundle, for tests of a worker that misbehaves. */
+export async function startTestGateway(overrides: Partial<GatewayConfig> = {}, workerFile: string = WORKER_FILE): Promise<TestGateway> {
   const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'orator-test-')));
-  const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir, ...overrides }, { workerFile: WORKER_FILE });
+  const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir, ...overrides }, { workerFile });
   const api = (route: string, init: RequestInit = {}) =>
     fetch(gateway.url + route, { ...init, headers: { authorization: `Bearer ${gateway.apiKey}`, ...init.headers } });
   return Object.assign(gateway, {

@@ -27,11 +27,10 @@ function keyOf(line: string, args: string[], env: NodeJS.ProcessEnv): string {
   return given;
 }
 
-export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [path.resolve('dist/serve.mjs'), '--port', '0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** `launcher`: a command that runs the gateway, e.g. in another mount namespace (see small-disk.ts). */
+export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env, launcher: string[] = []): Promise<GatewayProcess> {
+  const command = [...launcher, process.execPath, path.resolve('dist/serve.mjs'), '--port', '0', ...args];
+  const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = () => {

@@ -22,7 +22,7 @@ function decodedPath(url: string): string {
   }
 }
 
-function presentedKey(request: FastifyRequest): string | undefined {
+export function presentedKey(request: FastifyRequest): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 

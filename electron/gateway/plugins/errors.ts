@@ -1,6 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, OPTION_RANGES, type OptionName } from '../../contract';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Set by a route that sends a file: its answer when the file is gone by the time it is opened
+     * (deleted at that moment), instead of the router's 404/405.
+     */
+    onMissingFile: (() => ApiError) | null;
+  }
+}
+
 /** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers. */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   const routes: { method: string; pattern: RegExp }[] = [];
@@ -11,7 +21,9 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     for (const method of methods) routes.push({ method, pattern });
   });
 
+  app.decorateRequest('onMissingFile', null);
   app.setNotFoundHandler((request, reply) => {
+    if (request.onMissingFile) return send(reply, request.onMissingFile());
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
     const error = allowed.length

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks, jobPath } from '../../contract';
 import type { JobEvent } from '../../jobs/runner';
 import { isFinished } from '../../jobs/state';
 import type { JobService } from '../../services/jobs';
-import type { Client } from '../../services/synthesis';
-import { streamJobEvents } from '../sse';
+import { presentedKey } from '../plugins/auth';
+import { streamJobEvents, type JobEventStream } from '../sse';
+import { StreamSlots } from '../stream-slots';
 
 const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
 const eventStream = {
@@ -14,15 +15,17 @@ const eventStream = {
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
 
-/** The studio marks its requests; everything else is an API client (retention applies to those). */
-export function clientOf(request: FastifyRequest): Client {
-  return request.headers['x-orator-client'] === 'studio' ? 'studio' : 'api';
-}
-
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
   app,
   { jobs, hasKey },
 ) => {
+  const slots = new StreamSlots();
+  /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
+  const openStream = (request: FastifyRequest, reply: FastifyReply, stream: Omit<JobEventStream, 'authorized' | 'onEnd'>) => {
+    const release = slots.take(presentedKey(request)!);
+    streamJobEvents(request, reply, { ...stream, authorized: () => hasKey(request), onEnd: release });
+  };
+
   app.get('/jobs', {
     schema: {
       tags: ['jobs'],
@@ -36,7 +39,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.get('/jobs/:id', {
     schema: { tags: ['jobs'], summary: 'A job and its progress', params: JobParams, response: { 200: Job, 404: ErrorBody } },
     handler: async (request, reply) => {
-      const job = jobs.get(request.params.id);
+      const job = await jobs.get(request.params.id);
       if (job.status === 'running') reply.header('retry-after', '1');
       return job;
     },
@@ -60,10 +63,10 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       tags: ['jobs'],
       summary: 'Queue a failed job again, as a new job',
       params: JobParams,
-      response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+      response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
     handler: async (request, reply) => {
-      const job = jobs.retry(request.params.id, clientOf(request));
+      const job = await jobs.retry(request.params.id);
       const poll = jobPath(job.job_id);
       return reply
         .code(202)
@@ -86,7 +89,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       },
     },
     handler: async (request, reply) => {
-      const file = jobs.audioFile(request.params.id);
+      const { id } = request.params;
+      const file = await jobs.audioFile(id);
+      request.onMissingFile = () => jobs.audioMissing(id);
       return reply
         .header('content-disposition', `attachment; filename="orator-${request.params.id}.wav"`)
         .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });
@@ -100,7 +105,15 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
     },
-    handler: async (request) => jobs.peaks(request.params.id),
+    // computed once and served from their file as they are: no parsing or serialising per request
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const file = await jobs.peaksFile(id);
+      request.onMissingFile = () => jobs.audioMissing(id);
+      return reply
+        .type('application/json; charset=utf-8')
+        .sendFile(path.basename(file), path.dirname(file), { cacheControl: false, etag: true, lastModified: true });
+    },
   });
 
   app.get('/jobs/:id/events', {
@@ -108,23 +121,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       tags: ['jobs'],
       summary: 'Live events of one job; ends after done or failed',
       params: JobParams,
-      response: { 200: eventStream, 404: ErrorBody },
+      response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
     handler: async (request, reply) => {
       const row = jobs.row(request.params.id);
       const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
-      streamJobEvents(request, reply, {
+      openStream(request, reply, {
         subscribe: (listener) => jobs.subscribe(listener, row.id),
         first: [current],
         isLast: (event) => isFinished(event.job.state),
-        authorized: () => hasKey(request),
       });
     },
   });
 
   app.get('/events', {
-    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream } },
-    handler: async (request, reply) =>
-      streamJobEvents(request, reply, { subscribe: (listener) => jobs.subscribe(listener), authorized: () => hasKey(request) }),
+    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream, 429: ErrorBody } },
+    handler: async (request, reply) => openStream(request, reply, { subscribe: (listener) => jobs.subscribe(listener) }),
   });
 };

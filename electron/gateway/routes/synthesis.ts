@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { ApiError, AUDIO_HEADERS, ErrorBody, JobAccepted, jobPath, PreviewBody, SynthesizeBody } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
-import { clientOf } from './jobs';
 
 const wavResponse = {
   description: 'The audio, inline: 16-bit PCM mono WAV',
@@ -33,10 +32,10 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       tags: ['synthesis'],
       summary: 'Speak text: inline WAV (200) up to the inline threshold, else a queued job (202)',
       body: SynthesizeBody,
-      response: { 200: wavResponse, 202: JobAccepted, 429: ErrorBody, ...errors },
+      response: { 200: wavResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
     },
     handler: async (request, reply) => {
-      const result = await synthesis.synthesize(request.body, clientOf(request));
+      const result = await synthesis.synthesize(request.body);
       if (result.kind === 'inline') return sendInline(reply, result);
       const poll = jobPath(result.job.id);
       return reply

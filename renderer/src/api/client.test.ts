@@ -102,14 +102,14 @@ describe('OratorClient against the gateway', () => {
     expect((error as ApiError).code).toBe('unauthorized');
   });
 
-  it('marks its requests as the studio and sends the key only in the header', async () => {
+  it('sends the key only in the header', async () => {
     const seen: { url: string; headers: Record<string, string> }[] = [];
     const spy = new OratorClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }, (input, init) => {
       seen.push({ url: String(input), headers: init?.headers as Record<string, string> });
       return fetch(input, init);
     });
     await spy.listEngines();
-    expect(seen[0]!.headers).toMatchObject({ authorization: `Bearer ${gateway.apiKey}`, 'x-orator-client': 'studio' });
+    expect(seen[0]!.headers).toEqual({ authorization: `Bearer ${gateway.apiKey}` });
     expect(seen[0]!.url).not.toContain(gateway.apiKey);
   });
 });

@@ -82,9 +82,9 @@ export class OratorClient {
     return `${this.connection.baseUrl}${path}`;
   }
 
-  /** The key, and a mark that this is the studio (the gateway keeps studio jobs until deleted). */
+  /** The key, in the header only. */
   get authHeaders(): Record<string, string> {
-    return { authorization: `Bearer ${this.connection.apiKey}`, 'x-orator-client': 'studio' };
+    return { authorization: `Bearer ${this.connection.apiKey}` };
   }
 
   async settings() {

@@ -55,6 +55,15 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
         <time className="job-age" dateTime={job.created_at} title={new Date(job.created_at).toLocaleString()}>
           {formatAge(job.created_at, now)}
         </time>
+        {job.audio && job.expires_at && (
+          <time
+            className="job-expiry"
+            dateTime={job.expires_at}
+            title={`The audio is deleted on ${new Date(job.expires_at).toLocaleString()} (Settings: Keep job audio)`}
+          >
+            expires {formatAge(job.expires_at, now)}
+          </time>
+        )}
       </div>
 
       {job.status === 'running' && (
@@ -69,6 +78,11 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
           {job.error.message}
         </p>
       )}
+      {job.audio_unavailable && (
+        <p className="muted small" role="note">
+          {job.audio_unavailable.message}
+        </p>
+      )}
       {(actionError || downloadError) && (
         <p className="error small" role="alert">
           {actionError ?? downloadError}
@@ -76,7 +90,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       )}
 
       <div className="job-actions">
-        {job.status === 'done' && (
+        {job.audio && (
           <>
             <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${name}`}>
               Play

@@ -13,7 +13,7 @@ const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
   { name: 'workers', label: 'Worker threads', hint: 'Chunks synthesized at once.' },
   { name: 'inline_threshold', label: 'Inline threshold (characters)', hint: 'Longer text becomes a job.' },
   { name: 'max_text_length', label: 'Maximum text length (characters)', hint: 'Longer text is refused.' },
-  { name: 'retention_hours', label: 'Keep API job audio (hours)', hint: '0 keeps it until deleted.' },
+  { name: 'retention_hours', label: 'Keep job audio (hours)', hint: 'Every new job, the studio’s too. 0 keeps it until deleted.' },
 ];
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 

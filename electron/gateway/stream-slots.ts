@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../contract';
+
+/** Event streams one API key may hold open at once: a studio window holds one or two. */
+export const MAX_STREAMS_PER_KEY = 16;
+
+/**
+ * Counts the open event streams of each key, so that a key holder cannot pile up connections
+ * (each holds a socket, a timer and a listener) until the gateway runs out of them. Keys are
+ * counted by their hash: the table holds no secret.
+ */
+export class StreamSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly perKey = MAX_STREAMS_PER_KEY) {}
+
+  /** Takes a slot for `key`, or throws 429 too_many_streams; returns the slot's release (safe to call twice). */
+  take(key: string): () => void {
+    const id = createHash('sha256').update(key).digest('base64url');
+    const count = this.open.get(id) ?? 0;
+    if (count >= this.perKey) {
+      throw new ApiError(
+        'too_many_streams',
+        `This API key has ${this.perKey} event streams open, the most it may; close one (or read GET /api/v1/tts/events, which carries every job's events).`,
+        { 'retry-after': '10' },
+      );
+    }
+    this.open.set(id, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(id) ?? 1) - 1;
+      if (left > 0) this.open.set(id, left);
+      else this.open.delete(id);
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import { ApiError } from '../contract';
+import type { JobStore } from './store';
+
+/** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
+export interface QueueBounds {
+  maxQueuedJobs: number;
+  /** Characters of all unfinished jobs together. */
+  maxQueuedChars: number;
+}
+
+/**
+ * Upper estimate of speech per character, in seconds at rate 1. Measured on prose with every engine
+ * installed here: 0.054 to 0.066 s, plus up to 0.005 s of pauses between sentences; the rest is room
+ * for slower voices. Text that is mostly numbers reads slower (0.26 to 0.57 s per digit): the check
+ * before each chunk is written stops such a job before the disk fills.
+ */
+export const SECONDS_PER_CHARACTER = 0.1;
+
+/**
+ * The disk a job's audio needs at most: 16-bit samples at the voice's rate for its characters at
+ * its speaking rate, twice (the chunk files and the joined WAV exist together while it is assembled).
+ */
+export function estimateAudioBytes(characters: number, rate: number, sampleRate: number): number {
+  return Math.ceil(2 * characters * (SECONDS_PER_CHARACTER / rate) * sampleRate * 2);
+}
+
+/** A full queue drains by itself: clients are told to come back later. */
+const RETRY_AFTER = { 'retry-after': '30' };
+
+/** Throws unless a job of `characters` fits in the queue now (429 queue_full) or ever (413 text_too_long). */
+export function assertQueueRoom(store: JobStore, bounds: QueueBounds, characters: number): void {
+  const { maxQueuedJobs, maxQueuedChars } = bounds;
+  if (characters > maxQueuedChars) {
+    throw new ApiError('text_too_long', `text has ${characters} characters; the queue takes at most ${maxQueuedChars} characters.`);
+  }
+  const queued = store.unfinishedTotals();
+  if (queued.jobs >= maxQueuedJobs) {
+    throw new ApiError('queue_full', `The queue holds ${maxQueuedJobs} unfinished jobs; try again later.`, RETRY_AFTER);
+  }
+  if (queued.characters + characters > maxQueuedChars) {
+    throw new ApiError(
+      'queue_full',
+      `The queue holds ${queued.characters} characters of unfinished jobs; ${characters} more would pass its limit of ${maxQueuedChars}. Try again later.`,
+      RETRY_AFTER,
+    );
+  }
+}
