@@ -111,6 +111,11 @@ export interface ToolCommand {
   input?: string;
   /** The WAV comes on standard output instead of in `wavFile`. */
   wavOnStdout?: boolean;
+  /**
+   * The program succeeds without writing `wavFile` when the text has nothing it can say (RHVoice
+   * on "?!" or on a script its voice lacks): that is silence at this rate, not a failure.
+   */
+  silentRate?: number;
 }
 
 /** The prefix of every request's temp folder (`<temp root>/orator-XXXXXX`). */
@@ -141,9 +146,14 @@ export async function synthesizeWithTool(
   try {
     const files = { textFile: path.join(dir, 'in.txt'), wavFile: path.join(dir, 'out.wav') };
     await writeFile(files.textFile, text, 'utf8');
-    const { args, input, wavOnStdout } = command(files);
+    const { args, input, wavOnStdout, silentRate } = command(files);
     const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
-    return decodeWav(wavOnStdout ? stdout : await readFile(files.wavFile));
+    if (wavOnStdout) return decodeWav(stdout);
+    const wav = await readFile(files.wavFile).catch((error: NodeJS.ErrnoException) => {
+      if (silentRate !== undefined && error.code === 'ENOENT') return null;
+      throw error;
+    });
+    return wav ? decodeWav(wav) : { sampleRate: silentRate!, samples: new Int16Array(0) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
