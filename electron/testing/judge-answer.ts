@@ -42,7 +42,7 @@ export function outcomeOf(answer: Answer, method = 'GET'): Outcome {
   return { status };
 }
 
-const describe = (o: Outcome) => `${o.status}${o.code ? ` ${o.code}` : ''}`;
+const summary = (o: Outcome) => `${o.status}${o.code ? ` ${o.code}` : ''}`;
 
 /** Null when the answer is right, else why not. `clean` is the route's answer to a clean request. */
 export function judge(answer: Answer, expected: Expected, clean: Outcome, method?: string): string | null {
@@ -51,10 +51,10 @@ export function judge(answer: Answer, expected: Expected, clean: Outcome, method
   if ('codes' in expected) {
     return outcome.code && (expected.codes as string[]).includes(outcome.code)
       ? null
-      : `got ${describe(outcome)}, expected ${expected.codes.join(' or ')}`;
+      : `got ${summary(outcome)}, expected ${expected.codes.join(' or ')}`;
   }
   if (outcome.code && (expected.orCodes as string[] | undefined)?.includes(outcome.code)) return null;
-  if ('success' in expected) return outcome.status < 300 ? null : `got ${describe(outcome)}, expected a success`;
+  if ('success' in expected) return outcome.status < 300 ? null : `got ${summary(outcome)}, expected a success`;
   const same = clean.status < 400 ? outcome.status < 400 : outcome.code === clean.code;
-  return same ? null : `got ${describe(outcome)}, expected what a clean request gets (${describe(clean)})`;
+  return same ? null : `got ${summary(outcome)}, expected what a clean request gets (${summary(clean)})`;
 }
