@@ -18,8 +18,11 @@ const option = (name: OptionName, what: string) =>
     }),
   );
 
-/** Text must hold at least one non-whitespace character. */
-const NonBlank = Type.String({ pattern: '\\S', description: 'Text to speak (Unicode code points are counted)' });
+/** Text must hold at least one character that is neither whitespace nor a control character. */
+const NonBlank = Type.String({
+  pattern: '[^\\s\\u0000-\\u001f\\u007f-\\u009f]',
+  description: 'Text to speak (Unicode code points are counted); control characters are read as spaces',
+});
 
 const voiceAndEngine = {
   voice: Type.Optional(Type.String({ description: 'Voice id, e.g. "espeak-ng:en-us"; default: the engine default voice' })),

@@ -114,6 +114,11 @@ export interface ToolCommand {
   input?: string;
   /** The WAV comes on standard output instead of in `wavFile`. */
   wavOnStdout?: boolean;
+  /**
+   * The program succeeds without writing `wavFile` when the text has nothing it can say (RHVoice
+   * on "?!" or on a script its voice lacks): that is silence at this rate, not a failure.
+   */
+  silentRate?: number;
 }
 
 /** The prefix of every request's temp folder (`<temp root>/orator-XXXXXX`). */
@@ -145,20 +150,24 @@ export async function synthesizeWithTool(
     const files = { textFile: path.join(dir, 'in.txt'), wavFile: path.join(dir, 'out.wav') };
     // the text is the user's: private like everything in the data dir (mkdtemp's folder is 0700 too)
     await writeFile(files.textFile, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
-    const { args, input, wavOnStdout } = command(files);
+    const { args, input, wavOnStdout, silentRate } = command(files);
     const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
-    return decodeOutput(path.basename(executable), wavOnStdout ? stdout : await readOutputFile(files.wavFile, path.basename(executable)));
+    const program = path.basename(executable);
+    const wav = wavOnStdout ? stdout : await readOutputFile(files.wavFile, program, silentRate !== undefined);
+    return wav ? decodeOutput(program, wav) : { sampleRate: silentRate!, samples: new Int16Array(0) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** The WAV a program wrote, or a clear engine_error when it wrote none or far too much. */
-async function readOutputFile(file: string, program: string): Promise<Buffer> {
+/** The WAV a program wrote; null when it wrote none and `noFileIsSilence` (engines that skip silent text). */
+async function readOutputFile(file: string, program: string, noFileIsSilence: boolean): Promise<Buffer | null> {
   const size = await stat(file).then(
     (s) => s.size,
     () => null,
   );
+  if (size === null && noFileIsSilence) return null;
   if (size === null) throw new ApiError('engine_error', `${program} exited without writing any audio.`);
   if (size > MAX_OUTPUT_BYTES) throw new ApiError('engine_error', `${program} wrote more than ${MAX_OUTPUT_BYTES} bytes of audio.`);
   return readFile(file);

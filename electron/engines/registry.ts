@@ -17,6 +17,7 @@ export interface ResolvedVoice {
 /** The engines of this machine, probed at start-up; the first available one is the default. */
 export class EngineRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly probing = new Map<string, Promise<void>>();
 
   constructor(adapters: EngineAdapter[]) {
     for (const adapter of adapters) {
@@ -29,9 +30,21 @@ export class EngineRegistry {
     await Promise.all([...this.entries.keys()].map((id) => this.refresh(id)));
   }
 
+  /** Probes an engine again; a refresh asked for while one runs shares it, so a burst of refreshes starts no burst of programs. */
   async refresh(id: string): Promise<void> {
     const entry = this.entry(id);
-    entry.probe = await entry.adapter.probe().catch((error: Error) => ({ available: false as const, reason: error.message }));
+    let probing = this.probing.get(id);
+    if (!probing) {
+      probing = entry.adapter
+        .probe()
+        .catch((error: Error) => ({ available: false as const, reason: error.message }))
+        .then((probe) => {
+          entry.probe = probe;
+        })
+        .finally(() => this.probing.delete(id));
+      this.probing.set(id, probing);
+    }
+    return probing;
   }
 
   summaries(): EngineSummary[] {

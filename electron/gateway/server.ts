@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
 import { OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
@@ -10,10 +11,11 @@ import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
-import { registerErrorHandling } from './plugins/errors';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
+import { registerJsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
@@ -58,13 +60,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
+    routerOptions: { maxParamLength: maxHeaderSize },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('preClose', async () => endEventStreams(app.server));
   if (deps.requestLog) registerRequestLog(app, deps.requestLog);
   registerSecurityHeaders(app);
-  // JSON only: Fastify would otherwise parse text/plain bodies as strings.
-  app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   registerErrorHandling(app, deps.bodyLimit);
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);

@@ -40,6 +40,8 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
+  // HEAD has no body: Node would hold the headers back until the stream ends, which may be never
+  if (request.method === 'HEAD') return void raw.end();
   let unsubscribe = () => {};
   const server = request.server.server;
   if (!openStreams.has(server)) openStreams.set(server, new Set());

@@ -1,7 +1,8 @@
 /**
  * Splits long text into chunks for synthesis: whole sentences (Intl.Segmenter, language-aware)
  * grouped up to a size bound; a sentence longer than the bound is cut at clause, then word,
- * boundaries, never inside a word.
+ * boundaries, never inside a word; only a word longer than the bound itself (a URL, a row of
+ * emoji) is cut, between graphemes. No chunk is longer than the bound.
  */
 export interface Chunk {
   text: string;
@@ -42,7 +43,7 @@ function sentences(paragraph: string, language: string): string[] {
   const out: string[] = [];
   let rest = paragraph;
   while (rest) {
-    const window = rest.length <= SEGMENT_WINDOW ? rest : rest.slice(0, cutAt(rest, SEGMENT_WINDOW));
+    const window = rest.length <= SEGMENT_WINDOW ? rest : rest.slice(0, cutAt(rest, SEGMENT_WINDOW, language));
     const found = [...segmenter.segment(window)].map((s) => s.segment);
     const complete = window === rest || found.length === 1 ? found : found.slice(0, -1);
     out.push(...complete);
@@ -51,12 +52,19 @@ function sentences(paragraph: string, language: string): string[] {
   return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => /\S/.test(s));
 }
 
-/** Where to cut a long text near `max`: after the last whitespace, else not inside a surrogate pair. */
-function cutAt(text: string, max: number): number {
+/** Where to cut a long text near `max`: after the last space, else between words, else between graphemes. */
+function cutAt(text: string, max: number, language: string): number {
   const space = text.lastIndexOf(' ', max);
   if (space > max / 2) return space + 1;
-  const code = text.charCodeAt(max - 1);
-  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+  // a few characters past `max`: whether a boundary falls at `max` depends on what follows it
+  const head = text.slice(0, max + 8);
+  const lastStart = (granularity: 'word' | 'grapheme') => {
+    let cut = 0;
+    for (const { index } of new Intl.Segmenter(locale(language), { granularity }).segment(head)) if (index <= max) cut = index;
+    return cut;
+  };
+  const word = lastStart('word');
+  return word > max / 2 ? word : lastStart('grapheme') || max;
 }
 
 /** The voice's language for the segmenter; engines' tags are not all valid BCP 47. */
@@ -72,18 +80,40 @@ function splitLong(sentence: string, maxChars: number, language: string): string
   if (codePoints(sentence) <= maxChars) return [sentence];
   const clauses = sentence.split(/(?<=[,;:\u2014\u2013)])\s+/);
   if (clauses.length > 1) return clauses.flatMap((c) => splitLong(c, maxChars, language)).reduce(packer(maxChars), []);
-  return words(sentence, language).reduce(packer(maxChars), []);
+  return words(sentence, language)
+    .flatMap((word) => bounded(word, maxChars, language))
+    .reduce(packer(maxChars), []);
 }
 
-/** Words with their trailing spaces and punctuation; a single word longer than the bound stays whole. */
+/** Words with the punctuation written against them; punctuation or symbols standing alone (after a space) are a word of their own. */
 function words(text: string, language: string): string[] {
   const segmenter = new Intl.Segmenter(locale(language), { granularity: 'word' });
   const out: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(text)) {
-    if (isWordLike || out.length === 0) out.push(segment);
+    const last = out[out.length - 1];
+    if (isWordLike || last === undefined || (/\s$/.test(last) && /\S/.test(segment))) out.push(segment);
     else out[out.length - 1] += segment;
   }
   return out.map((w) => w.trim()).filter(Boolean);
+}
+
+/** A word longer than the bound, cut between graphemes (a grapheme longer than the bound stays whole). */
+function bounded(word: string, maxChars: number, language: string): string[] {
+  if (codePoints(word) <= maxChars) return [word];
+  const slices: string[] = [];
+  let current = '';
+  let length = 0;
+  for (const { segment } of new Intl.Segmenter(locale(language), { granularity: 'grapheme' }).segment(word)) {
+    const size = codePoints(segment);
+    if (current && length + size > maxChars) {
+      slices.push(current);
+      current = '';
+      length = 0;
+    }
+    current += segment;
+    length += size;
+  }
+  return [...slices, current];
 }
 
 /** Joins pieces with spaces into runs of at most `maxChars`; a single longer piece stays whole. */

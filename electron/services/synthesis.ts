@@ -37,21 +37,22 @@ export class SynthesisService {
   ) {}
 
   async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
-    const length = codePoints(body.text);
+    const text = withoutControls(body.text);
+    const length = codePoints(text);
     if (length > this.limits.maxTextLength) {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${this.limits.maxTextLength}.`);
     }
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     if (body.mode === 'job' || length > this.limits.inlineThreshold) {
-      return { kind: 'job', job: await this.runner.enqueue(resolved, body.text, options, this.expiryOfNewJob()) };
+      return { kind: 'job', job: await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob()) };
     }
-    return this.inline(resolved, body.text, options);
+    return this.inline(resolved, text, options);
   }
 
   async preview(body: PreviewBody): Promise<InlineAudio> {
     const resolved = this.registry.resolve(body);
-    const text = body.text ?? sampleSentence(resolved.voice.language);
+    const text = body.text === undefined ? sampleSentence(resolved.voice.language) : withoutControls(body.text);
     const length = codePoints(text);
     if (length > this.limits.previewMaxChars) {
       throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${this.limits.previewMaxChars}.`);
@@ -75,6 +76,14 @@ export class SynthesisService {
     };
   }
 }
+
+/**
+ * Control characters (C0 but tab and line breaks, DEL, C1) carry nothing to speak and upset
+ * engines (a NUL makes Festival write no WAV; ESC is a keystroke to a program reading stdin), so
+ * no engine ever sees them: each becomes a space, keeping lengths and positions.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const withoutControls = (text: string) => text.replace(CONTROLS, ' ');
 
 function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }) {
   return {

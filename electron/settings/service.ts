@@ -56,6 +56,8 @@ export interface ApiKeyHooks {
 export class SettingsService {
   private readonly running: Settings;
   private readonly defaults: Settings;
+  /** The last key regeneration; the next waits for it. */
+  private keyReplaced: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly config: GatewayConfig,
@@ -108,10 +110,15 @@ export class SettingsService {
     if (this.hooks.locked) {
       throw new ApiError('invalid_request', 'The API key is set by --api-key or ORATOR_API_KEY for this run; change it there.');
     }
-    // loadOrCreateApiKey makes the key (random, 0600) when there is none; one way to make keys.
-    await rm(path.join(this.config.dataDir, API_KEY_FILE), { force: true });
-    const { key } = await loadOrCreateApiKey(this.config.dataDir);
-    this.hooks.onRegenerated(key);
-    return key;
+    // One at a time: interleaved, one request's rm removes the file another is still setting up.
+    const replaced = this.keyReplaced.then(async () => {
+      // loadOrCreateApiKey makes the key (random, 0600) when there is none; one way to make keys.
+      await rm(path.join(this.config.dataDir, API_KEY_FILE), { force: true });
+      const { key } = await loadOrCreateApiKey(this.config.dataDir);
+      this.hooks.onRegenerated(key);
+      return key;
+    });
+    this.keyReplaced = replaced.catch(() => undefined);
+    return replaced;
   }
 }

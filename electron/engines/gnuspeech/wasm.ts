@@ -30,8 +30,16 @@ export const gnuspeechWasm: InThreadEngine = {
   async synthesize(request: SynthesisRequest): Promise<Pcm> {
     const voice = VOICES.find((v) => v.local === request.voice);
     if (!voice) throw new Error(`GnuSpeech has no voice "${request.voice}"`);
-    // tempo is GnuSpeech's own speaking-rate multiplier.
-    const { audioData } = await synthesize(request.text, { voice: voice.local, tempo: request.rate });
-    return decodeWav(Buffer.from(audioData.buffer, audioData.byteOffset, audioData.byteLength));
+    try {
+      // tempo is GnuSpeech's own speaking-rate multiplier.
+      const { audioData } = await synthesize(request.text, { voice: voice.local, tempo: request.rate });
+      return decodeWav(Buffer.from(audioData.buffer, audioData.byteOffset, audioData.byteLength));
+    } catch (error) {
+      // Its C++ core throws a bare number, e.g. on text without a letter or digit ("?!", "* * *"):
+      // there it has nothing to say, which is silence; elsewhere a failure with a message.
+      if (typeof error !== 'number') throw error;
+      if (!/[\p{L}\p{N}]/u.test(request.text)) return { sampleRate: SAMPLE_RATE, samples: new Int16Array(0) };
+      throw new Error('GnuSpeech failed on this text.');
+    }
   },
 };

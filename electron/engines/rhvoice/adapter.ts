@@ -120,6 +120,7 @@ export function rhvoiceAdapter(overrides: CliOverrides = {}, dirs = rhvoiceDirs(
           '-o',
           files.wavFile,
         ],
+        silentRate: SAMPLE_RATE,
       }),
     },
     overrides,

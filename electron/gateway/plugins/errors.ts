@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError, OPTION_RANGES, type OptionName } from '../../contract';
 
 declare module 'fastify' {
@@ -42,6 +44,34 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   });
 }
 
+/** Errors Fastify meets before routing (a URL with broken percent-encoding): the same JSON as every other error. */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  send(reply, toApiError(error, 0));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a malformed request line or header, headers over the size
+ * limit, a request that does not arrive in time) never reach Fastify: they are answered here in the
+ * same JSON, and the connection is closed since its framing cannot be trusted.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('headers_too_large', `The request line and headers are larger than ${maxHeaderSize} bytes.`)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request_timeout', 'The request did not arrive in time.')
+        : new ApiError('invalid_request', 'The request is not valid HTTP/1.1.');
+  const body = JSON.stringify(apiError.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 function send(reply: FastifyReply, error: ApiError) {
   // an error is never the file a route meant to send
   reply.removeHeader('content-disposition');
@@ -58,6 +88,8 @@ function toApiError(error: FastifyError & { headers?: Record<string, string> }, 
       return new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'The body is not valid JSON, or it has a "__proto__" or "constructor" key, which is refused.');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('invalid_request', 'The URL has a malformed percent-encoding.');
   }
   if (error.statusCode === 413) return new ApiError('payload_too_large', `The body is larger than the limit of ${bodyLimit} bytes.`);
   if (error.statusCode === 416) {
@@ -79,7 +111,7 @@ function describeValidation(error: FastifyError): string {
     const range = OPTION_RANGES[field as OptionName];
     return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
   }
-  if (field === 'text') return '"text" must be a string with at least one non-whitespace character.';
+  if (field === 'text') return '"text" must be a string with at least one character that is not whitespace or a control character.';
   const allowed = error
     .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
     .map((e) => JSON.stringify(e.params.allowedValue));

@@ -1,0 +1,150 @@
+/**
+ * The bad-input matrix: every route of the served OpenAPI document gets every class of hostile
+ * request (electron/testing/hostile-requests.ts) and must answer the documented 4xx JSON, or what
+ * it answers a clean request where it does not read that input; never a 5xx, a hang or another
+ * format. Then the gateway must still synthesize.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobPath, TTS_ROOT } from '../contract';
+import { apiRoutes, readsBody, routePath, sampleBody, type ApiRoute } from '../testing/api-routes';
+import { expectSpeech } from '../testing/audio';
+import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { hostileCases, type HostileCase } from '../testing/hostile-requests';
+import { judge, outcomeOf, type Outcome } from '../testing/judge-answer';
+import { send, sendBytes, type Answer } from '../testing/raw-http';
+
+/** Its body limit (12 × 60,000 + 64 KiB) holds JSON 100,000 levels deep and is still quick to exceed. */
+const MAX_TEXT = 60_000;
+const BODY_LIMIT = 12 * MAX_TEXT + 64 * 1024;
+/** Requests in flight at once: the matrix stays a few seconds on two cores. */
+const CONCURRENCY = 6;
+
+let gateway: TestGateway;
+/** Real ids for path parameters, by the collection before them; DELETE gets an id that does not exist. */
+let ids: Record<string, string>;
+let routes: ApiRoute[];
+
+beforeAll(async () => {
+  gateway = await startTestGateway({ maxTextLength: MAX_TEXT });
+  const queued = await gateway.post(`${TTS_ROOT}/synthesize`, { text: 'A finished job for the matrix.', mode: 'job' });
+  const { job_id } = (await queued.json()) as { job_id: string };
+  expect((await waitForJob(gateway, job_id)).status).toBe('done');
+  ids = { engines: 'espeak-ng', jobs: job_id };
+  routes = await apiRoutes(gateway.url);
+});
+afterAll(() => gateway.stop());
+
+/** Sends with the current key: POST /settings/api-key replaces it, so a request that raced that is sent again. */
+async function answer(request: HostileCase['request']): Promise<Answer> {
+  for (;;) {
+    const key = gateway.apiKey;
+    const auth = `Host: 127.0.0.1:${gateway.port}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n`;
+    const result =
+      'bytes' in request
+        ? await sendBytes(gateway.port, request.bytes(auth))
+        : await send(gateway.port, { ...request, headers: { authorization: `Bearer ${key}`, ...request.headers } });
+    if (result.status !== 401 || gateway.apiKey === key) return result;
+  }
+}
+
+function cleanRequest(route: ApiRoute): HostileCase['request'] {
+  const path = routePath(route, route.method === 'DELETE' ? {} : ids);
+  if (!readsBody(route)) return { method: route.method, path };
+  return { method: route.method, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleBody(route)) };
+}
+
+async function inPool<T>(items: T[], run: (item: T) => Promise<void>) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+    }),
+  );
+}
+
+describe('bad-input matrix', () => {
+  it('answers every hostile request on every route with the documented 4xx JSON, never a 5xx or a hang', async () => {
+    expect(routes.length).toBeGreaterThan(15);
+    const work: { route: ApiRoute; clean: Outcome; hostile: HostileCase }[] = [];
+    for (const route of routes) {
+      const clean = outcomeOf(await answer(cleanRequest(route)), route.method);
+      expect([route.method, route.template, clean.problem]).toEqual([route.method, route.template, undefined]);
+      const path = routePath(route, route.method === 'DELETE' ? {} : ids);
+      for (const hostile of hostileCases(route, { path, bodyLimit: BODY_LIMIT })) work.push({ route, clean, hostile });
+    }
+    const failures: string[] = [];
+    const counts = new Map<string, number>();
+    const started = performance.now();
+    await inPool(work, async ({ route, clean, hostile }) => {
+      counts.set(hostile.class, (counts.get(hostile.class) ?? 0) + 1);
+      const where = `${hostile.class} | ${route.method} ${route.template} | ${hostile.name}`;
+      try {
+        const problem = judge(await answer(hostile.request), hostile.expected, clean, route.method);
+        if (problem) failures.push(`${where}: ${problem}`);
+      } catch (error) {
+        failures.push(`${where}: ${(error as Error).message}`);
+      }
+    });
+    console.log(
+      `bad-input matrix: ${work.length} requests on ${routes.length} routes in ${Math.round(performance.now() - started)} ms\n` +
+        [...counts].map(([klass, n]) => `  ${klass}: ${n}`).join('\n'),
+    );
+    expect(failures).toEqual([]);
+    // query strings like "__proto__[polluted]=1" and bodies with __proto__ reached no prototype
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('serves other clients while slow bodies trickle in, and answers each slow body once it is complete', async () => {
+    const auth = () => ({ authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' });
+    const trickle = { bytes: 2, delayMs: 50 };
+    // unterminated JSON, about 1 s in the sending: no route acts on it, so they can all run at once
+    const slowMalformed = routes.filter(readsBody).map(async (route) => {
+      const path = routePath(route, route.method === 'DELETE' ? {} : ids);
+      const reply = await send(gateway.port, { method: route.method, path, headers: auth(), body: `{"text": "${'a'.repeat(38)}`, trickle });
+      return [route.template, outcomeOf(reply).code];
+    });
+    const slowSpeech = send(gateway.port, {
+      method: 'POST',
+      path: `${TTS_ROOT}/synthesize`,
+      headers: auth(),
+      body: JSON.stringify({ text: 'Slowly, but it arrives.' }),
+      trickle,
+    });
+    const abandoned = Array.from({ length: 10 }, () =>
+      send(gateway.port, {
+        method: 'POST',
+        path: `${TTS_ROOT}/synthesize`,
+        headers: auth(),
+        body: '{"text":"never finished"}',
+        trickle,
+        abandonAfter: 10,
+      }).then(
+        () => 'answered',
+        () => 'dropped',
+      ),
+    );
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      expect((await gateway.api(`${TTS_ROOT}/engines`)).status).toBe(200);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    for (const [template, code] of await Promise.all(slowMalformed)) expect([template, code]).toEqual([template, 'invalid_json']);
+    const speech = await slowSpeech;
+    expect(speech.status).toBe(200);
+    expectSpeech(speech.body, { minSeconds: 0.5 });
+    expect(await Promise.all(abandoned)).toEqual(Array(10).fill('dropped'));
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+  });
+
+  it('still synthesizes afterwards, inline and as a job', async () => {
+    const inline = await gateway.post(`${TTS_ROOT}/synthesize`, { text: 'The gateway survived the matrix.' });
+    expect(inline.status).toBe(200);
+    expectSpeech(Buffer.from(await inline.arrayBuffer()), { minSeconds: 1 });
+    const queued = await gateway.post(`${TTS_ROOT}/synthesize`, { text: 'And it still runs jobs.', mode: 'job' });
+    const { job_id } = (await queued.json()) as { job_id: string };
+    expect((await waitForJob(gateway, job_id)).status).toBe('done');
+    expectSpeech(Buffer.from(await (await gateway.api(`${jobPath(job_id)}/audio`)).arrayBuffer()), { minSeconds: 0.5 });
+  });
+});

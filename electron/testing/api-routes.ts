@@ -1,0 +1,73 @@
+/**
+ * Test support: the gateway's API routes as its served OpenAPI document lists them, so that the
+ * hostile-input and auth matrices cover every route, including routes added later.
+ */
+import { OPENAPI_PATH } from '../contract';
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+export interface ApiRoute {
+  method: string;
+  /** As the document writes it: /api/v1/tts/jobs/{id}. */
+  template: string;
+  pathParams: string[];
+  queryParams: { name: string; schema: JsonSchema }[];
+  /** The JSON body's schema, for routes that take one. */
+  body?: JsonSchema;
+  /** The operation declares `security: []`: it needs no key. */
+  public: boolean;
+}
+
+interface Operation {
+  parameters?: { in: string; name: string; schema: JsonSchema }[];
+  requestBody?: { content?: { 'application/json'?: { schema: JsonSchema } } };
+  security?: unknown[];
+}
+
+export async function apiRoutes(baseUrl: string): Promise<ApiRoute[]> {
+  const doc = (await (await fetch(baseUrl + OPENAPI_PATH)).json()) as { paths: Record<string, Record<string, Operation>> };
+  return Object.entries(doc.paths).flatMap(([template, operations]) =>
+    Object.entries(operations).map(([method, operation]) => {
+      const params = (where: string) => (operation.parameters ?? []).filter((p) => p.in === where);
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      return {
+        method: method.toUpperCase(),
+        template,
+        pathParams: params('path').map((p) => p.name),
+        queryParams: params('query').map(({ name, schema }) => ({ name, schema })),
+        ...(body ? { body } : {}),
+        public: Array.isArray(operation.security) && operation.security.length === 0,
+      };
+    }),
+  );
+}
+
+/** Whether the gateway reads a body for this method (Fastify ignores the body of GET and HEAD). */
+export const readsBody = (route: Pick<ApiRoute, 'method'>) => route.method !== 'GET' && route.method !== 'HEAD';
+
+/**
+ * The route's path with each parameter replaced: `{id}` after "/engines" by ids.engines, and so
+ * on; `hostile` (already URL-encoded as wanted) replaces them all instead when given.
+ */
+export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?: string): string {
+  return route.template.replace(/\/([^/{}]+)\/\{([^}]+)\}/g, (_match, collection: string) => {
+    const value = hostile ?? encodeURIComponent(ids[collection] ?? 'no-such-id');
+    return `/${collection}/${value}`;
+  });
+}
+
+/** A body the route accepts when it speaks text ({"text": "Hi."}), else an empty object. */
+export function sampleBody(route: ApiRoute): Record<string, unknown> {
+  return route.body?.properties?.text ? { text: 'Hi.' } : {};
+}
