@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { Capabilities, Voice } from '../contract';
 import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
 import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
+import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
+import { trustedProgram, UntrustedProgram } from './executable';
 import { LaneLimiter } from './lanes';
 
 /** What makes a system engine: its program, how to list its voices and the command line that writes a WAV. */
@@ -15,11 +17,15 @@ export interface CliEngineSpec {
   platform?: NodeJS.Platform;
   /** How to get the engine, for the unavailable reason. */
   installHint: string;
+  /** How the program shows it is this engine; asked at every probe, before any text reaches it. */
+  identity: ProgramIdentity;
   /**
    * Lists the voices; throws with a sentence a user understands when the engine is broken.
    * Warnings name what was skipped (a malformed voice file) without making the engine unavailable.
+   * `identified` is what the program printed for its identity: some engines list voices there,
+   * which saves starting them twice.
    */
-  voices(executable: string): Promise<Voice[] | { voices: Voice[]; warnings: string[] }>;
+  voices(executable: string, identified: string): Promise<Voice[] | { voices: Voice[]; warnings: string[] }>;
   /** Local voice names to use by default, best first; otherwise the first voice. */
   preferredVoices?: string[];
   command(request: SynthesisRequest, files: TempFiles): ToolCommand;
@@ -27,7 +33,7 @@ export interface CliEngineSpec {
 
 /** Settings tests and the user's configuration may override. */
 export interface CliOverrides {
-  /** A program path or name to use instead of the spec's. */
+  /** The absolute path of the program to use instead of the spec's (the engine_executables setting). */
   program?: string;
   timeoutMs?: number;
   platform?: NodeJS.Platform;
@@ -43,6 +49,7 @@ export interface CliOverrides {
  * time, and an inline request or preview waits only for a free slot, never behind queued chunks.
  */
 export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): EngineAdapter {
+  /** The vetted program's real path; null until a probe vetted it. */
   let executable: string | null = null;
   const platform = overrides.platform ?? process.platform;
   const slots = new LaneLimiter(overrides.concurrency ?? Math.max(1, os.availableParallelism()));
@@ -55,21 +62,29 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       if (spec.platform && spec.platform !== platform) {
         return { available: false, reason: `${spec.name} exists only on ${PLATFORM_NAMES[spec.platform] ?? spec.platform}.` };
       }
-      const program = overrides.program ?? spec.program;
-      executable = await findExecutable(program, standardProgramDirs(platform));
-      if (!executable) return { available: false, reason: `${program} was not found on PATH. ${spec.installHint}` };
+      executable = null;
+      const found = overrides.program ?? (await findExecutable(spec.program, standardProgramDirs(platform)));
+      if (!found) return { available: false, reason: `${spec.program} was not found on PATH. ${spec.installHint}` };
       try {
-        const listed = await spec.voices(executable);
+        // Files change after they were configured: the rules and the identity are checked at every probe.
+        const vetted = await trustedProgram(found, platform);
+        const listed = await spec.voices(vetted, await confirmIdentity(vetted, spec.identity));
         const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
         if (voices.length === 0) {
-          const found = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
-          return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}${found}` };
+          const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
+          return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}${skipped}` };
         }
         const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
+        // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
+        executable = vetted;
         return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) };
       } catch (error) {
-        return { available: false, reason: `${executable} does not work: ${(error as Error).message}` };
+        if (error instanceof UntrustedProgram) return { available: false, reason: `${error.message}.` };
+        return { available: false, reason: `${found} does not work: ${(error as Error).message}` };
       }
+    },
+    async vetProgram(file) {
+      await vetProgram(file, spec.identity, platform);
     },
     async synthesize(request, { lane, signal }) {
       const program = executable;

@@ -6,6 +6,7 @@ import { ApiError } from '../contract';
 import { encodeWav } from '../audio/wav';
 import { findExecutable, runToolRaw, synthesizeWithTool } from './cli';
 import { cliAdapter } from './cli-adapter';
+import { printing } from './identity';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -16,10 +17,11 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
+/** A program running `body`; asked "--version", it says it is the fake engine (FAKE_IDENTITY). */
 async function script(body: string): Promise<string> {
   const dir = await tempDir();
   const file = path.join(dir, 'engine.sh');
-  await writeFile(file, `#!/bin/sh\n${body}\n`);
+  await writeFile(file, `#!/bin/sh\n[ "$1" = --version ] && { echo "fake engine 1.0"; exit 0; }\n${body}\n`);
   await chmod(file, 0o755);
   return file;
 }
@@ -82,6 +84,7 @@ describe('cliAdapter', () => {
     name: 'Fake',
     capabilities: { rate: false, pitch: false, volume: false },
     installHint: 'Install fake.',
+    identity: printing('the fake engine', ['--version'], /^fake engine 1\.0$/m),
     voices: async () => [{ id: 'fake:v', name: 'V', language: 'en', sampleRate: 16000 }],
     command: () => ({ args: [] }),
   };
@@ -91,6 +94,29 @@ describe('cliAdapter', () => {
     expect(missing).toEqual({ available: false, reason: 'orator-no-such-engine was not found on PATH. Install fake.' });
     const elsewhere = await cliAdapter({ ...spec, program: 'sh', platform: 'darwin' }, { platform: 'linux' }).probe();
     expect(elsewhere).toEqual({ available: false, reason: 'Fake exists only on macOS.' });
+  });
+
+  it('is unavailable, and never runs, when its program is another one or can be changed by others', async () => {
+    const dir = await tempDir();
+    const marker = path.join(dir, 'ran-with-text');
+    // Another program: it would take the text on stdin as commands.
+    const other = path.join(dir, 'other');
+    await writeFile(other, `#!/bin/sh\ntext=$(cat)\n[ -n "$text" ] && echo "$text" > "${marker}"\nexit 0\n`);
+    await chmod(other, 0o755);
+    const wrong = cliAdapter({ ...spec, program: 'unused', command: () => ({ args: [], input: 'text' }) }, { program: other });
+    expect(await wrong.probe()).toEqual({
+      available: false,
+      reason: `${other} is not the fake engine (its answer to "--version" does not say so).`,
+    });
+    await expect(wrong.synthesize(request, { lane: 'interactive' })).rejects.toThrow('has not been found');
+    await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const writable = await script('true');
+    await chmod(writable, 0o777);
+    const shared = await cliAdapter({ ...spec, program: 'unused' }, { program: writable }).probe();
+    expect(shared).toMatchObject({ available: false, reason: expect.stringContaining('can be changed by other users (mode 0777)') });
+    const relative = await cliAdapter({ ...spec, program: 'unused' }, { program: 'engine.sh' }).probe();
+    expect(relative).toEqual({ available: false, reason: '"engine.sh" is not an absolute path.' });
   });
 
   it('runs at most `concurrency` engine processes, interactive requests before queued batch ones', async () => {
@@ -134,7 +160,10 @@ describe('cliAdapter', () => {
 describe('allEngines', () => {
   it('uses a configured program for a system engine', async () => {
     const { allEngines } = await import('./installed');
-    const fake = await script('echo "Voices available: kal16"');
+    // It answers --version as flite does, then lists one voice.
+    const fake = path.join(await tempDir(), 'my-flite');
+    await writeFile(fake, '#!/bin/sh\n[ "$1" = --version ] && echo "  version: flite-2.2-current" || echo "Voices available: kal16"\n');
+    await chmod(fake, 0o755);
     const pool = { workerFile: '/nonexistent' } as Parameters<typeof allEngines>[0];
     const flite = allEngines(pool, { modelDirs: [], executables: { 'flite-system': fake } }).find((e) => e.id === 'flite-system')!;
     expect(await flite.probe()).toMatchObject({ available: true, defaultVoice: 'flite-system:kal16' });

@@ -22,6 +22,8 @@ export interface ToolOptions {
   /** Written to the program's standard input, which is then closed. */
   input?: string | undefined;
   timeoutMs?: number | undefined;
+  /** Resolve with the output whatever the exit code: programs asked for their usage often exit with 1. */
+  anyExitCode?: boolean | undefined;
 }
 
 export interface ToolOutput {
@@ -82,7 +84,7 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (failure !== undefined) return reject(failure);
-      if (code !== 0) {
+      if (code !== 0 && !options.anyExitCode) {
         const detail = lastLines(stderr) || lastLines(Buffer.concat(stdout).toString('utf8'));
         return reject(new Error(`${path.basename(executable)} exited with ${code ?? signal}${detail ? `: ${detail}` : ''}`));
       }

@@ -29,6 +29,11 @@ export interface EngineAdapter {
   readonly capabilities: Capabilities;
   /** Detects whether the engine works here and lists its voices. */
   probe(): Promise<Probe>;
+  /**
+   * Engines that run a program: throws (UntrustedProgram, with the reason) unless `file` may be
+   * run as this engine's program. For the engine_executables setting, before it is saved.
+   */
+  vetProgram?(file: string): Promise<void>;
   synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<Pcm>;
 }
 

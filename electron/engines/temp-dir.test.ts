@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../audio/wav';
 import { clearTempDir, synthesizeWithTool } from './cli';
 import { cliAdapter } from './cli-adapter';
+import { printing } from './identity';
 import { allEngines } from './installed';
 import { SynthesisPool } from './worker-pool';
 
@@ -46,7 +47,10 @@ describe('the temp root of system engines', () => {
     const root = path.join(base, 'data', 'tmp');
     const wav = encodeWav({ sampleRate: 16000, samples: Int16Array.from([0, 1000, -1000, 0]) });
     await writeFile(path.join(base, 'fixed.wav'), wav);
-    const engine = await script(base, `dirname "$2" > "${base}/seen"; cp "${base}/fixed.wav" "$2"`);
+    const engine = await script(
+      base,
+      `[ "$1" = --version ] && { echo "fake 1"; exit; }; dirname "$2" > "${base}/seen"; cp "${base}/fixed.wav" "$2"`,
+    );
     const adapter = cliAdapter(
       {
         id: 'fake',
@@ -54,6 +58,7 @@ describe('the temp root of system engines', () => {
         capabilities: { rate: false, pitch: false, volume: false },
         program: engine,
         installHint: 'Install fake.',
+        identity: printing('the fake engine', ['--version'], /^fake 1$/m),
         voices: async () => [{ id: 'fake:v', name: 'V', language: 'en', sampleRate: 16000 }],
         command: (_request, files) => ({ args: [files.textFile, files.wavFile] }),
       },

@@ -5,6 +5,7 @@ import { toBcp47, type SynthesisRequest } from '../engine';
 import { espeakProsody } from '../espeak-ng/prosody';
 import { runTool, type TempFiles } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { printing } from '../identity';
 
 const ID = 'espeak-ng-system';
 const SAMPLE_RATE = 22050;
@@ -92,6 +93,9 @@ export function espeakCommand(request: SynthesisRequest, files: TempFiles) {
   };
 }
 
+/** `espeak-ng --version`: "eSpeak NG text-to-speech: 1.51  Data at: …". */
+export const ESPEAK_NG_IDENTITY = printing('eSpeak NG', ['--version'], /^eSpeak NG text-to-speech:/m);
+
 /** The system's `espeak-ng` program (Debian package espeak-ng), with any installed MBROLA voices. */
 export function espeakSystemAdapter(overrides: CliOverrides = {}) {
   return cliAdapter(
@@ -101,6 +105,7 @@ export function espeakSystemAdapter(overrides: CliOverrides = {}) {
       capabilities: { rate: true, pitch: true, volume: true },
       program: 'espeak-ng',
       installHint: 'Install it: apt install espeak-ng (MBROLA voices: apt install mbrola mbrola-us1).',
+      identity: ESPEAK_NG_IDENTITY,
       preferredVoices: ['en-us'],
       async voices(executable) {
         const [plain, mbrola] = await Promise.all([runTool(executable, ['--voices']), runTool(executable, ['--voices=mb'])]);

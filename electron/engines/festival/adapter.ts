@@ -1,7 +1,8 @@
 import type { QualityTier, Voice } from '../../contract';
 import type { SynthesisRequest } from '../engine';
-import { runTool, type TempFiles } from '../cli';
+import type { TempFiles } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import type { ProgramIdentity } from '../identity';
 import { festivalVoiceName } from '../voice-names';
 
 const ID = 'festival';
@@ -71,6 +72,24 @@ export function festivalCommand(request: SynthesisRequest, files: TempFiles) {
   return { args: [...args, '-o', files.wavFile, files.textFile] };
 }
 
+/** The line TEXT2WAVE_IDENTITY prints; computed, so that a program echoing its arguments does not print it. */
+const TEXT2WAVE_MARK = 'orator:text2wave';
+
+/**
+ * text2wave has no --version, and `-h` costs a whole Festival start (0.25 s) like a voice listing
+ * does: one start does both. `-eval` is an option of text2wave, not of festival (which refuses
+ * it); the mark is printed only where text2wave's own get_options is defined, then the voices
+ * are listed and it quits before reading any text.
+ */
+export const TEXT2WAVE_IDENTITY: ProgramIdentity = {
+  name: "Festival's text2wave",
+  args: [
+    '-eval',
+    `(begin (if (boundp 'get_options) (begin (format t "%s\\n" (string-append "orator:" "text2wave")) ${LIST_VOICES})) (quit))`,
+  ],
+  recognises: (output) => output.split('\n').includes(TEXT2WAVE_MARK),
+};
+
 /** Festival's text2wave (Debian packages festival + a festvox-* voice). */
 export function festivalAdapter(overrides: CliOverrides = {}) {
   return cliAdapter(
@@ -80,12 +99,10 @@ export function festivalAdapter(overrides: CliOverrides = {}) {
       capabilities: { rate: true, pitch: false, volume: true },
       program: 'text2wave',
       installHint: 'Install it with a voice: apt install festival festvox-kallpc16k.',
+      identity: TEXT2WAVE_IDENTITY,
       preferredVoices: ['cmu_us_slt_arctic_hts', 'kal_diphone'],
-      async voices(text2wave) {
-        // festival sits beside text2wave, which is a script that runs it.
-        const festival = text2wave.replace(/text2wave$/, 'festival');
-        return parseFestivalVoices((await runTool(festival, ['-b', LIST_VOICES])).stdout);
-      },
+      // The identity's answer lists the voices.
+      voices: async (_text2wave, identified) => parseFestivalVoices(identified),
       command: festivalCommand,
     },
     overrides,

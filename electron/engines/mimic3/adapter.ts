@@ -2,6 +2,7 @@ import type { Voice } from '../../contract';
 import { toBcp47 } from '../engine';
 import { runTool } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { printing } from '../identity';
 import { NEURAL } from '../piper/voice-config';
 
 const ID = 'mimic3';
@@ -35,6 +36,9 @@ export function mimic3Command(voice: string, rate: number, text: string) {
   return { args, input: text, wavOnStdout: true };
 }
 
+/** `mimic3 --version` prints a bare number; its argparse `--help` has the description "Mimic 3 command-line interface". */
+export const MIMIC3_IDENTITY = printing('Mimic 3', ['--help'], /Mimic 3 command-line interface/);
+
 /** Mycroft's Mimic 3 (pip install mycroft-mimic3-tts) with its downloaded voices. */
 export function mimic3Adapter(overrides: CliOverrides = {}) {
   return cliAdapter(
@@ -44,6 +48,7 @@ export function mimic3Adapter(overrides: CliOverrides = {}) {
       capabilities: { rate: true, pitch: false, volume: false },
       program: 'mimic3',
       installHint: 'Install it: pipx install mycroft-mimic3-tts, then download a voice (mimic3-download en_US/vctk_low).',
+      identity: MIMIC3_IDENTITY,
       async voices(executable) {
         return parseMimic3Voices((await runTool(executable, ['--voices'])).stdout);
       },

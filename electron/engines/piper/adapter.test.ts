@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isPiperTts, piperAdapter, piperCommand } from './adapter';
+import { confirmIdentity } from '../identity';
+import { PIPER_IDENTITY, piperAdapter, piperCommand } from './adapter';
 import { findPiperVoice, scanPiperModels } from './voice-config';
 
 // Voice configs in the format Piper's voice repository publishes (trimmed phoneme maps).
@@ -69,10 +70,14 @@ describe('the piper program', () => {
   }
 
   it("is told apart from Debian's unrelated piper by its usage", async () => {
-    expect(await isPiperTts(await fakeProgram('usage: piper [options]\n   -m  FILE  --model       FILE  path to onnx model file'))).toBe(
-      true,
-    );
-    expect(await isPiperTts(await fakeProgram('usage: piper [-h] [--version] GTK application to configure gaming devices'))).toBe(false);
+    const piperTts = await fakeProgram('usage: piper [options]\n   -m  FILE  --model       FILE  path to onnx model file');
+    await expect(confirmIdentity(piperTts, PIPER_IDENTITY)).resolves.toContain('--model');
+    const ratbag = await fakeProgram('usage: piper [-h] [--version] GTK application to configure gaming devices');
+    await expect(confirmIdentity(ratbag, PIPER_IDENTITY)).rejects.toThrow(`${ratbag} is not Piper TTS`);
+    expect(await piperAdapter([modelsDir], { program: ratbag }).probe()).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('is not Piper TTS'),
+    });
   });
 
   it('lists the voices of the model folders and reports the skipped ones', async () => {

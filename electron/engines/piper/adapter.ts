@@ -1,5 +1,5 @@
-import { runToolRaw } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { printing } from '../identity';
 import { findPiperVoice, piperVoices, scanPiperModels, type PiperModel } from './voice-config';
 
 const ID = 'piper';
@@ -8,13 +8,7 @@ const ID = 'piper';
  * Tells Piper TTS from Debian's unrelated `piper` (a gaming-mouse configurator): Piper's usage
  * names --model. Both the C++ build and piper1-gpl's Python CLI do.
  */
-export async function isPiperTts(executable: string): Promise<boolean> {
-  const { stdout, stderr } = await runToolRaw(executable, ['--help'], { timeoutMs: 10_000 }).catch((error: Error) => ({
-    stdout: Buffer.from(''),
-    stderr: error.message,
-  }));
-  return /--model\b/.test(stdout.toString('utf8') + stderr);
-}
+export const PIPER_IDENTITY = printing('Piper TTS', ['--help'], /--model\b/);
 
 /**
  * The command line: text on stdin (Piper reads it there, and joins its lines when writing one
@@ -37,8 +31,8 @@ export function piperAdapter(modelDirs: string[], overrides: CliOverrides = {}) 
       capabilities: { rate: true, pitch: false, volume: false },
       program: 'piper',
       installHint: `Install Piper TTS (the piper program on PATH) and put voices (<name>.onnx with <name>.onnx.json) in ${modelDirs.join(' or ')}.`,
-      async voices(executable) {
-        if (!(await isPiperTts(executable))) throw new Error('it is not Piper TTS (its --help does not mention --model)');
+      identity: PIPER_IDENTITY,
+      async voices() {
         const scan = await scanPiperModels(modelDirs);
         models = scan.models;
         return { voices: piperVoices(ID, models), warnings: scan.problems };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Voice } from '../../contract';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { printing } from '../identity';
 import { describeVoice, speakerName } from '../voice-names';
 
 const ID = 'rhvoice';
@@ -92,6 +93,12 @@ export async function listRhvoiceVoices(dirs: string[]): Promise<Voice[]> {
   return [...voices.values()];
 }
 
+/**
+ * `RHVoice-test --version` says only "<argv[0]>  version: none". Its `--help` lists
+ * "-p <spec>,  --profile <spec>" and ends with the program's description.
+ */
+export const RHVOICE_IDENTITY = printing('RHVoice-test', ['--help'], /--profile <spec>[^]*Simple test of the synthesizer/);
+
 const percent = (multiplier: number) => String(Math.round(multiplier * 100));
 
 /** RHVoice (Debian non-free rhvoice + rhvoice-<language>): statistical parametric voices, all options honoured. */
@@ -103,6 +110,7 @@ export function rhvoiceAdapter(overrides: CliOverrides = {}, dirs = rhvoiceDirs(
       capabilities: { rate: true, pitch: true, volume: true },
       program: 'RHVoice-test',
       installHint: 'Install it with a voice: apt install rhvoice rhvoice-english (Debian non-free).',
+      identity: RHVOICE_IDENTITY,
       preferredVoices: ['slt', 'clb', 'bdl'],
       voices: () => listRhvoiceVoices(dirs),
       command: (request, files) => ({

@@ -2,6 +2,7 @@ import type { Voice } from '../../contract';
 import type { SynthesisRequest } from '../engine';
 import { runTool, type TempFiles } from '../cli';
 import { cliAdapter, type CliOverrides } from '../cli-adapter';
+import { printing } from '../identity';
 
 const ID = 'windows-sapi';
 /** SAPI renders to whatever format it is given: 16-bit mono PCM at this rate. */
@@ -22,6 +23,16 @@ const PREAMBLE =
 
 /** Prints the enabled voices as JSON: Name, Culture (e.g. "en-US"), Gender, Age. */
 export const LIST_SCRIPT = `${PREAMBLE} try { @($s.GetInstalledVoices() | Where-Object { $_.Enabled } | ForEach-Object { $v = $_.VoiceInfo; [pscustomobject]@{ Name = $v.Name; Culture = $v.Culture.Name; Gender = [string]$v.Gender; Age = [string]$v.Age } }) | ConvertTo-Json -Compress } finally { $s.Dispose() }`;
+
+/**
+ * Only PowerShell evaluates the expression: it prints "PowerShell Desktop" (Windows PowerShell
+ * 5.1) or "PowerShell Core" (7); a program that echoes its arguments prints the expression.
+ */
+export const POWERSHELL_IDENTITY = printing(
+  'Windows PowerShell',
+  powershellArgs("'PowerShell ' + $PSVersionTable.PSEdition"),
+  /^PowerShell (Desktop|Core)\r?$/m,
+);
 
 interface ListedVoice {
   Name: string;
@@ -81,6 +92,7 @@ export function windowsSapiAdapter(overrides: CliOverrides = {}) {
       program: 'powershell.exe',
       platform: 'win32',
       installHint: 'It ships with Windows; more voices: Settings › Time & language › Speech.',
+      identity: POWERSHELL_IDENTITY,
       preferredVoices: ['Microsoft Zira Desktop', 'Microsoft David Desktop'],
       async voices(executable) {
         return parseSapiVoices((await runTool(executable, powershellArgs(LIST_SCRIPT))).stdout);
