@@ -8,11 +8,6 @@ import { EncodedPacket } from 'mediabunny';
 type OpusRate = 8000 | 12000 | 16000 | 24000 | 48000;
 
 const FRAMES_PER_SECOND = 50; // 20 ms: libopus's best quality per bit for speech and music
-/**
- * 6 is the highest complexity without libopus's speech/music analysis (from 7 up), which costs
- * 3-4x the time (docs/formats.md); the signal hint below tells the encoder what the analysis would.
- */
-const COMPLEXITY = 6;
 const OPUS_GET_LOOKAHEAD = 4027; // @evan/opus types its getter under a misspelt name
 /** Ogg Opus counts granule positions and pre-skip in 48 kHz samples, whatever the encoder's rate. */
 export const OGG_OPUS_RATE = 48000;
@@ -32,7 +27,8 @@ export class OpusPackets {
   ) {
     this.encoder = new Encoder({ channels: 1, sample_rate: sampleRate as OpusRate, application: 'audio' });
     this.encoder.bitrate = bitrate;
-    this.encoder.complexity = COMPLEXITY;
+    // Text to speech is speech: the hint keeps SILK (hybrid mode) for it at every bitrate, as
+    // libopus's own speech/music analysis would, without leaving the choice to that guess
     this.encoder.signal = 'voice';
     this.frame = new Int16Array(sampleRate / FRAMES_PER_SECOND);
     this.lookahead = this.encoder.ctl(OPUS_GET_LOOKAHEAD);
