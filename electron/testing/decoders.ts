@@ -48,7 +48,7 @@ export async function decodeIndependently(format: AudioFormat, bytes: Uint8Array
         await tool('faad', ['-q', '-o', output, input]);
         break;
       case 'm4a': {
-        const track = await readMp4Audio(bytes);
+        const track = readMp4Audio(bytes);
         declared = track;
         await writeFile(input, track.adts);
         await tool('faad', ['-q', '-o', output, input]);
@@ -93,9 +93,13 @@ export function adtsHeader(bytes: Uint8Array): { profile: number; sampleRate: nu
 }
 
 /** Parses an MP4 with mp4box.js and rewraps its AAC frames as ADTS, which faad2 decodes. */
-export async function readMp4Audio(
-  bytes: Uint8Array,
-): Promise<{ codec: string; sampleRate: number; channels: number; fragmented: boolean; adts: Uint8Array }> {
+export function readMp4Audio(bytes: Uint8Array): {
+  codec: string;
+  sampleRate: number;
+  channels: number;
+  fragmented: boolean;
+  adts: Uint8Array;
+} {
   const file = createFile();
   const samples: Sample[] = [];
   let ready: { codec: string; sampleRate: number; channels: number; fragmented: boolean } | undefined;

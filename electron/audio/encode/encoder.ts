@@ -80,7 +80,7 @@ export async function createEncoder(format: AudioFormat, options: EncoderOptions
       }
     },
     async close() {
-      if (state !== 'done') await release();
+      if (state === 'open') await release(); // a finish() under way releases by itself
     },
   };
 }
