@@ -1,0 +1,121 @@
+/**
+ * One streaming encoder for every output format: push 16-bit mono samples as synthesis makes them,
+ * get back the encoded bytes ready so far, finish() for the tail. Nothing keeps the whole audio:
+ * an hour is encoded in the memory of a few seconds. Formats and defaults: docs/formats.md.
+ */
+import { AUDIO_FORMATS, FORMATS, encodedSampleRate, isAudioFormat, type AudioFormat } from './formats';
+import { mp3Sink } from './mp3-sink';
+import { oggOpusSink } from './ogg-opus-sink';
+import { rawSink } from './raw-sink';
+import { Resampler } from './resampler';
+import { concatBytes, type EncoderSink } from './sink';
+import { workerCodecSink } from './worker-codec-sink';
+
+export interface EncoderOptions {
+  /** The rate of the samples that will be pushed (the voice's native rate). */
+  sampleRate: number;
+  /** Lossy formats only; the format's default when absent. */
+  bitrateKbps?: number;
+}
+
+export interface StreamingEncoder {
+  readonly format: AudioFormat;
+  readonly contentType: string;
+  readonly extension: string;
+  /** The rate of the encoded audio: the input's, or the one the codec needed (resampled). */
+  readonly sampleRate: number;
+  /** The requested bitrate of lossy formats; the codec may round it (docs/formats.md). */
+  readonly bitrateKbps: number | undefined;
+  /** Encodes samples at the rate given to createEncoder; resolves with the bytes ready so far. */
+  push(samples: Int16Array): Promise<Uint8Array>;
+  /** Ends the stream; resolves with the remaining bytes. The encoder is released. */
+  finish(): Promise<Uint8Array>;
+  /** Releases the encoder without finishing the stream (client gone, job cancelled). */
+  close(): Promise<void>;
+}
+
+/** Options no encoder can honour: the caller's mistake, to be answered with a 400. */
+export class EncoderOptionError extends RangeError {
+  override name = 'EncoderOptionError';
+}
+
+/** Far above any voice; keeps the resampler's buffers sane. */
+const MAX_SAMPLE_RATE = 384_000;
+
+export async function createEncoder(format: AudioFormat, options: EncoderOptions): Promise<StreamingEncoder> {
+  const bitrateKbps = checkOptions(format, options);
+  const sampleRate = encodedSampleRate(format, options.sampleRate);
+  const resampler = sampleRate === options.sampleRate ? undefined : await Resampler.create(options.sampleRate, sampleRate);
+  let sink: EncoderSink;
+  try {
+    sink = await openSink(format, sampleRate, bitrateKbps);
+  } catch (error) {
+    resampler?.close();
+    throw error;
+  }
+  let state: 'open' | 'finishing' | 'done' = 'open';
+  const release = async () => {
+    state = 'done';
+    resampler?.close();
+    await sink.close();
+  };
+  return {
+    format,
+    contentType: FORMATS[format].contentType,
+    extension: FORMATS[format].extension,
+    sampleRate,
+    bitrateKbps,
+    async push(samples) {
+      if (state !== 'open') throw new Error(`The ${format} encoder is ${state === 'done' ? 'closed' : 'finishing'}`);
+      return sink.push(resampler ? resampler.push(samples) : samples);
+    },
+    async finish() {
+      if (state !== 'open') throw new Error(`The ${format} encoder is ${state === 'done' ? 'closed' : 'finishing'}`);
+      state = 'finishing';
+      try {
+        const tail = resampler ? await sink.push(resampler.finish()) : new Uint8Array(0);
+        return concatBytes([tail, await sink.finish()]);
+      } finally {
+        await release();
+      }
+    },
+    async close() {
+      if (state === 'open') await release(); // a finish() under way releases by itself
+    },
+  };
+}
+
+function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
+  switch (format) {
+    case 'wav':
+    case 'pcm':
+      return Promise.resolve(rawSink(sampleRate, format === 'wav'));
+    case 'mp3':
+      return mp3Sink(sampleRate, kbps!);
+    case 'ogg':
+      return oggOpusSink(sampleRate, kbps! * 1000);
+    case 'flac':
+    case 'm4a':
+    case 'aac':
+      return workerCodecSink(format, sampleRate, kbps === undefined ? undefined : kbps * 1000);
+  }
+}
+
+/** Validates the options; returns the bitrate to use (lossy formats), in kbps. */
+function checkOptions(format: AudioFormat, options: EncoderOptions): number | undefined {
+  if (!isAudioFormat(format)) throw new EncoderOptionError(`Unknown audio format "${format}"; known: ${AUDIO_FORMATS.join(', ')}`);
+  if (!Number.isInteger(options.sampleRate) || options.sampleRate < 1 || options.sampleRate > MAX_SAMPLE_RATE) {
+    throw new EncoderOptionError(`The sample rate must be a whole number of Hz from 1 to ${MAX_SAMPLE_RATE}, not ${options.sampleRate}`);
+  }
+  const range = FORMATS[format].bitrate;
+  if (!range) {
+    if (options.bitrateKbps !== undefined) throw new EncoderOptionError(`${format} is not lossy: it takes no bitrate`);
+    return undefined;
+  }
+  const kbps = options.bitrateKbps ?? range.defaultKbps;
+  if (range.choices ? !range.choices.includes(kbps) : !Number.isInteger(kbps) || kbps < range.minKbps || kbps > range.maxKbps) {
+    const allowed = range.choices ? `one of ${range.choices.join(', ')}` : `a whole number from ${range.minKbps} to ${range.maxKbps}`;
+    throw new EncoderOptionError(`The ${format} bitrate must be ${allowed} kbps, not ${kbps}`);
+  }
+  return kbps;
+}
