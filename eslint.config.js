@@ -47,6 +47,11 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // The service worker that lends the key to the studio's own audio requests.
+    files: ['renderer/public/*.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // The studio is a client of the API: it sees the contract and the desktop bridge's types, nothing else.
     files: ['renderer/**/*.{ts,tsx}'],
     ignores: ['renderer/**/*.test.{ts,tsx}'],

@@ -2,7 +2,7 @@
  * RIFF/WAVE for 16-bit mono PCM. Written by hand because jobs stream hours of audio to disk
  * chunk by chunk: only the 44-byte header needs writing, never the whole file in memory.
  */
-import type { Pcm } from '../engines/engine';
+import type { Pcm } from './pcm';
 
 export const WAV_HEADER_BYTES = 44;
 const BYTES_PER_SAMPLE = 2;

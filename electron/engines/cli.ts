@@ -8,7 +8,7 @@ import { ApiError } from '../contract';
 import { decodeWav } from '../audio/wav';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 import { engineEnvironment } from './child-env';
-import type { Pcm } from './engine';
+import type { Pcm } from '../audio/pcm';
 
 /** A hung engine process is killed after this long and the request fails with engine_timeout. */
 export const TOOL_TIMEOUT_MS = 120_000;

@@ -1,4 +1,5 @@
 import type { Capabilities, EngineSummary, OptionSupport, Voice } from '../contract';
+import type { Pcm } from '../audio/pcm';
 import type { Lane } from './lanes';
 
 /** One request to an engine; `voice` is the engine-local name (the part after "<engine>:"). */
@@ -8,12 +9,6 @@ export interface SynthesisRequest {
   rate: number;
   pitch: number;
   volume: number;
-}
-
-/** 16-bit signed mono PCM at the engine's native rate. */
-export interface Pcm {
-  sampleRate: number;
-  samples: Int16Array;
 }
 
 export type Probe = { available: true; voices: Voice[]; defaultVoice: string; warnings?: string[] } | { available: false; reason: string };

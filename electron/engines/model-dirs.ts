@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { defaultDataDir } from '../gateway/config';
+import { defaultDataDir } from '../storage/data-dir';
 
 /**
  * Folders scanned for user-supplied voice models (Piper .onnx + .onnx.json, sherpa-onnx model

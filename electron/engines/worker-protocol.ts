@@ -1,5 +1,6 @@
 import type { Voice } from '../contract';
-import type { Pcm, SynthesisRequest } from './engine';
+import type { SynthesisRequest } from './engine';
+import type { Pcm } from '../audio/pcm';
 
 /** Messages to the synthesis worker threads (see worker.ts). */
 export type WorkerTask = { kind: 'voices'; engine: string } | { kind: 'synthesize'; engine: string; request: SynthesisRequest };

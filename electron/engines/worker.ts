@@ -3,7 +3,7 @@
  * (WASM) engines off the HTTP event loop. Each thread loads an engine once and reuses it.
  */
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import type { Pcm } from './engine';
+import type { Pcm } from '../audio/pcm';
 import type { InThreadEngine, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 import { espeakWasm } from './espeak-ng/wasm';

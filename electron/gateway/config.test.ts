@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { SETTING_BOUNDS, Settings } from '../contract/settings';
-import { bodyLimitFor, configFromArgs, DEFAULTS, defaultDataDir } from './config';
+import { defaultDataDir } from '../storage/data-dir';
+import { bodyLimitFor, configFromArgs, DEFAULTS } from './config';
 import { allowedHosts } from './plugins/host-check';
 
 describe('configFromArgs', () => {
@@ -26,7 +27,7 @@ describe('configFromArgs', () => {
     expect(
       Buffer.byteLength(
         JSON.stringify({ text: astral }).replace(
-          /[^\x00-\x7f]/gu,
+          /\P{ASCII}/gu,
           (c) => `\\u${c.charCodeAt(0).toString(16)}\\u${c.charCodeAt(1).toString(16)}`,
         ),
       ),

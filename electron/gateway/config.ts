@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTING_BOUNDS } from '../contract/settings';
+import { defaultDataDir } from '../storage/data-dir';
 import { apiKeyOverride } from './api-key';
 
 export interface GatewayConfig {
@@ -53,13 +54,6 @@ export const DEFAULTS = {
  */
 export function bodyLimitFor(maxTextLength: number): number {
   return 12 * maxTextLength + 64 * 1024;
-}
-
-/** Where Electron keeps userData for "Orator"; the headless gateway shares it. */
-export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Orator');
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Orator');
-  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Orator');
 }
 
 interface Bounds {

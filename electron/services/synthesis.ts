@@ -82,7 +82,7 @@ export class SynthesisService {
  * engines (a NUL makes Festival write no WAV; ESC is a keystroke to a program reading stdin), so
  * no engine ever sees them: each becomes a space, keeping lengths and positions.
  */
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const CONTROLS = /(?![\t\n\r])\p{Cc}/gu;
 const withoutControls = (text: string) => text.replace(CONTROLS, ' ');
 
 function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }) {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type * as ElectronModule from 'electron';
 import type { BrowserWindow } from 'electron';
-import { configFromArgs, defaultDataDir } from '../gateway/config';
+import { configFromArgs } from '../gateway/config';
+import { defaultDataDir } from '../storage/data-dir';
 import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';

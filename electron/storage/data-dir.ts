@@ -1,7 +1,15 @@
 import { constants, chmodSync, lstatSync, readdirSync } from 'node:fs';
 import { access, chmod, mkdir, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE } from './private-files';
+
+/** Where Electron keeps userData for "Orator"; the headless gateway shares it. */
+export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Orator');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Orator');
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Orator');
+}
 
 /** Windows keeps access in ACLs (%APPDATA% is the user's own); its mode bits mean only read-only or not. */
 const HAS_MODE_BITS = process.platform !== 'win32';

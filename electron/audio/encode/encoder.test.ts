@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { espeakWasm } from '../../engines/espeak-ng/wasm';
-import type { Pcm } from '../../engines/engine';
+import type { Pcm } from '../pcm';
 import { decodeIndependently, readMp4Audio, adtsHeader } from '../../testing/decoders';
 import { prose } from '../../testing/prose';
 import { concatBytes } from './sink';

@@ -2,7 +2,9 @@
 import createEspeak from '@echogarden/espeak-ng-emscripten';
 import type { Voice } from '../../contract';
 import type { InThreadEngine } from '../worker-protocol';
-import type { Pcm, SynthesisRequest } from '../engine';
+import type { SynthesisRequest } from '../engine';
+import type { Pcm } from '../../audio/pcm';
+
 import { toBcp47 } from '../engine';
 import { espeakProsody } from './prosody';
 

@@ -7,7 +7,9 @@ import { ConsoleStdout, File, OpenFile, PreopenDirectory, WASI } from '@bjorn3/b
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { decodeWav } from '../../audio/wav';
-import type { Pcm, SynthesisRequest } from '../engine';
+import type { SynthesisRequest } from '../engine';
+import type { Pcm } from '../../audio/pcm';
+
 import type { InThreadEngine } from '../worker-protocol';
 import { fliteArgs, fliteVoices, parseFliteVoiceList } from './voices';
 

@@ -2,7 +2,9 @@
 import { synthesize } from '@echogarden/gnuspeech-wasm';
 import type { Voice } from '../../contract';
 import { decodeWav } from '../../audio/wav';
-import type { Pcm, SynthesisRequest } from '../engine';
+import type { SynthesisRequest } from '../engine';
+import type { Pcm } from '../../audio/pcm';
+
 import type { InThreadEngine } from '../worker-protocol';
 
 /** The vocal tracts of its English model; the children's and the baby's have no gender. */
@@ -39,7 +41,7 @@ export const gnuspeechWasm: InThreadEngine = {
       // there it has nothing to say, which is silence; elsewhere a failure with a message.
       if (typeof error !== 'number') throw error;
       if (!/[\p{L}\p{N}]/u.test(request.text)) return { sampleRate: SAMPLE_RATE, samples: new Int16Array(0) };
-      throw new Error('GnuSpeech failed on this text.');
+      throw new Error('GnuSpeech failed on this text.', { cause: error });
     }
   },
 };

@@ -1,5 +1,7 @@
 import type { Voice } from '../../contract';
-import type { EngineAdapter, Pcm, Probe } from '../engine';
+import type { EngineAdapter, Probe } from '../engine';
+import type { Pcm } from '../../audio/pcm';
+
 import { NEURAL } from '../piper/voice-config';
 import { ModelProcess } from './client';
 import { scanModelFolders, type ModelFolder } from './models';

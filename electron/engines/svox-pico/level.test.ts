@@ -3,7 +3,7 @@
  * engines: the WebAssembly build in this process, pico2wave as a child process.
  */
 import { describe, expect, it } from 'vitest';
-import type { Pcm } from '../engine';
+import type { Pcm } from '../../audio/pcm';
 import { pico2waveAdapter } from '../pico2wave/adapter';
 import { findPicoFiles, PICO_VOICES, picoLangDirs } from './voices';
 import { picoWasm } from './wasm';

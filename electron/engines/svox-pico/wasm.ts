@@ -1,7 +1,9 @@
 /** SVOX Pico compiled to WebAssembly (npm @echogarden/svoxpico-wasm, Apache-2.0): runs inside a worker thread. */
 import createPico from '@echogarden/svoxpico-wasm';
 import { readFile } from 'node:fs/promises';
-import type { Pcm, SynthesisRequest } from '../engine';
+import type { SynthesisRequest } from '../engine';
+import type { Pcm } from '../../audio/pcm';
+
 import type { InThreadEngine } from '../worker-protocol';
 import { findPicoFiles, PICO_SAMPLE_RATE, picoText, picoVoices } from './voices';
 

@@ -26,17 +26,19 @@ function Player({ source }: { source: PlayerSource }) {
   const { playing, time, duration } = usePlayback(ws);
   const client = useApp((s) => s.client);
   const closePlayer = useApp((s) => s.closePlayer);
-  const [load, setLoad] = useState<LoadState>({ status: 'loading' });
+  // Kept with the key of the source they belong to: a new source reads as loading, with no error,
+  // without a reset inside the effect.
+  const [loaded, setLoaded] = useState<{ key: number; state: LoadState } | null>(null);
+  const load: LoadState = loaded?.key === source.key ? loaded.state : { status: 'loading' };
   const [zoom, setZoom] = useState(0);
   const [speed, setSpeed] = useState(1);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const [downloadFailure, setDownloadFailure] = useState<{ key: number; message: string } | null>(null);
+  const downloadError = downloadFailure?.key === source.key ? downloadFailure.message : null;
   const ready = load.status === 'ready';
 
   useEffect(() => {
     if (!ws || !client) return;
     const abort = new AbortController();
-    setLoad({ status: 'loading' });
-    setDownloadError(null);
     const loading =
       source.kind === 'audio'
         ? ws.loadBlob(source.audio.blob).then(() => 'inline' as const)
@@ -44,12 +46,12 @@ function Player({ source }: { source: PlayerSource }) {
     loading
       .then((mode) => {
         if (abort.signal.aborted) return;
-        setLoad({ status: 'ready', mode });
+        setLoaded({ key: source.key, state: { status: 'ready', mode } });
         ws.setPlaybackRate(speed, true);
         if (useApp.getState().autoplay) ws.play().catch(() => undefined); // blocked autoplay just leaves it paused
       })
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) setLoad({ status: 'error', message: describeError(error) });
+        if (!abort.signal.aborted) setLoaded({ key: source.key, state: { status: 'error', message: describeError(error) } });
       });
     return () => abort.abort();
     // A new source (its key) reloads; speed changes are applied by their own effect.
@@ -65,12 +67,12 @@ function Player({ source }: { source: PlayerSource }) {
   usePlaybackKeys(ready ? ws : null);
 
   const download = async () => {
-    setDownloadError(null);
+    setDownloadFailure(null);
     try {
       if (source.kind === 'audio') saveBlob(source.audio.blob, audioFileName(source.audio.voice));
       else if (client) saveBlob(await client.jobAudio(source.jobId), `orator-job-${source.jobId.slice(0, 8)}.wav`);
     } catch (error) {
-      setDownloadError(describeError(error));
+      setDownloadFailure({ key: source.key, message: describeError(error) });
     }
   };
 

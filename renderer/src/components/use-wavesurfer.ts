@@ -21,6 +21,9 @@ export function useWaveSurfer(container: RefObject<HTMLDivElement | null>, optio
       progressColor: colors.progress,
       cursorColor: colors.cursor,
     });
+    // The instance lives outside React (it owns the container's DOM): publishing it once created is
+    // what this effect is for.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setWs(instance);
     return () => {
       instance.destroy();
