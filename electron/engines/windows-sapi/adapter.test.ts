@@ -21,6 +21,9 @@ it('runs PowerShell without profile or prompts', () => {
 
 it('quotes voice names and paths so that nothing in them runs', () => {
   expect(psQuote("O'Brien $(evil)")).toBe("'O''Brien $(evil)'");
+  // PowerShell ends a single-quoted string at any of these too: doubled, they stay text.
+  expect(psQuote('Zira\u2019; calc; \u2018')).toBe("'Zira\u2019\u2019; calc; \u2018\u2018'");
+  expect(psQuote('a\u201ab\u201bc')).toBe("'a\u201a\u201ab\u201b\u201bc'");
   const script = synthesisScript(
     { text: 'x', voice: "Zira's", rate: 3, pitch: 1, volume: 1 },
     { textFile: 'C:\\t\\in.txt', wavFile: 'C:\\t\\out.wav' },

@@ -13,9 +13,12 @@ export function powershellArgs(script: string): string[] {
   return ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-Command', script];
 }
 
-/** A PowerShell single-quoted string: nothing inside is interpreted, a quote is doubled. */
+/**
+ * A PowerShell single-quoted string: nothing inside is interpreted, a quote is doubled. PowerShell
+ * also takes the typographic single quotes (U+2018 to U+201B) as quotes, so they are doubled too.
+ */
 export function psQuote(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
+  return `'${value.replace(/['\u2018-\u201b]/gu, (quote) => quote + quote)}'`;
 }
 
 const PREAMBLE =
