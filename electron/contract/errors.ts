@@ -44,15 +44,25 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** An API error: thrown by services, answered by the gateway, rebuilt by the renderer's client. */
+export interface ApiErrorDetails {
+  /** When to ask again, for errors that pass by themselves (a full queue): HTTP's Retry-After. */
+  retryAfterS?: number;
+  cause?: unknown;
+}
+
+/**
+ * An API error: thrown by services, answered by the gateway, rebuilt by the renderer's client. It
+ * carries what the product knows (a code, a sentence, when to retry); the gateway turns that into
+ * a status and headers.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly headers: Record<string, string>;
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  readonly retryAfterS: number | undefined;
+  constructor(code: ErrorCode, message: string, { retryAfterS, cause }: ApiErrorDetails = {}) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
-    this.headers = headers;
+    this.retryAfterS = retryAfterS;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

@@ -22,7 +22,7 @@ export class StreamSlots {
       throw new ApiError(
         'too_many_streams',
         `This API key has ${this.perKey} event streams open, the most it may; close one (or read GET /api/v1/tts/events, which carries every job's events).`,
-        { 'retry-after': '10' },
+        { retryAfterS: 10 },
       );
     }
     this.open.set(id, count + 1);

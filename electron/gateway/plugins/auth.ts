@@ -45,7 +45,6 @@ export function registerAuth(app: FastifyInstance, apiKey: () => string): void {
     throw new ApiError(
       'unauthorized',
       presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
-      { 'www-authenticate': 'Bearer realm="orator"' },
     );
   });
 }

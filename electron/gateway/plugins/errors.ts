@@ -28,16 +28,16 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     if (request.onMissingFile) return send(reply, request.onMissingFile());
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
-    const error = allowed.length
-      ? new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, {
-          allow: allowed.join(', '),
-        })
-      : new ApiError('not_found', `No route ${request.method} ${path}.`);
-    send(reply, error);
+    if (allowed.length === 0) return send(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
+    reply.header('allow', allowed.join(', '));
+    send(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`));
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
     const apiError = toApiError(error, bodyLimit);
+    // a range outside the file: the answer says how long the file is
+    const size = apiError.code === 'range_not_satisfiable' ? error.headers?.['Content-Range'] : undefined;
+    if (size) reply.header('content-range', size);
     // expected failures (engines, limits) are in the answer; a bug needs its stack in the log
     if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
     send(reply, apiError);
@@ -75,10 +75,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 function send(reply: FastifyReply, error: ApiError) {
   // an error is never the file a route meant to send
   reply.removeHeader('content-disposition');
-  reply.code(error.status).headers(error.headers).type('application/json').send(error.toBody());
+  if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
+  // a 401 names the scheme that would pass (RFC 9110)
+  if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer realm="orator"');
+  reply.code(error.status).type('application/json').send(error.toBody());
 }
 
-function toApiError(error: FastifyError & { headers?: Record<string, string> }, bodyLimit: number): ApiError {
+function toApiError(error: FastifyError, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return new ApiError('invalid_request', describeValidation(error));
   switch (error.code) {
@@ -92,10 +95,7 @@ function toApiError(error: FastifyError & { headers?: Record<string, string> }, 
       return new ApiError('invalid_request', 'The URL has a malformed percent-encoding.');
   }
   if (error.statusCode === 413) return new ApiError('payload_too_large', `The body is larger than the limit of ${bodyLimit} bytes.`);
-  if (error.statusCode === 416) {
-    const size = error.headers?.['Content-Range'];
-    return new ApiError('range_not_satisfiable', 'The requested byte range is outside the file.', size ? { 'content-range': size } : {});
-  }
+  if (error.statusCode === 416) return new ApiError('range_not_satisfiable', 'The requested byte range is outside the file.');
   if (error.statusCode && error.statusCode < 500) return new ApiError('invalid_request', error.message);
   return new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');
 }

@@ -221,9 +221,9 @@ function jsonBody(response: Response): Promise<unknown> {
 
 async function toApiError(response: Response): Promise<ApiError | GatewayError> {
   const body: unknown = await response.json().catch(() => null);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
-  if (Value.Check(ErrorBody, body)) return new ApiError(body.error.code as ErrorCode, body.error.message, headers);
+  const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+  const details = Number.isFinite(retryAfter) ? { retryAfterS: retryAfter } : {};
+  if (Value.Check(ErrorBody, body)) return new ApiError(body.error.code as ErrorCode, body.error.message, details);
   return new GatewayError(`The gateway answered ${response.status} ${response.statusText}.`);
 }
 
