@@ -11,3 +11,4 @@ export * from './paths';
 export * from './settings';
 export * from './whoami';
 export * from './security-headers';
+export * from './text';

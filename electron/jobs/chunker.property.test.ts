@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
+import { codePoints } from '../contract/text';
+import { chunkText, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
 
 /** The segmenter's locale for a tag, as the chunker picks it (engines' tags are not all valid BCP 47). */
 function localeOf(tag: string): string | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, codePoints, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, titleOf } from './chunker';
+import { codePoints } from '../contract/text';
+import { chunkText, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, titleOf } from './chunker';
 import { prose } from '../testing/prose';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);

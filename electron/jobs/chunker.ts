@@ -4,6 +4,8 @@
  * boundaries, never inside a word; only a word longer than the bound itself (a URL, a row of
  * emoji) is cut, between graphemes. No chunk is longer than the bound.
  */
+import { codePoints } from '../contract/text';
+
 export interface Chunk {
   text: string;
   /** Silence after this chunk when the job's audio is joined. */
@@ -130,12 +132,6 @@ function packer(maxChars: number) {
     }
     return packed;
   };
-}
-
-export function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 export const TITLE_CHARS = 80;

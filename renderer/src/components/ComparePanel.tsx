@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
-import { codePointLength } from '../lib/text';
+import { codePoints } from '../api/contract';
 import { formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { COMPARE_MAX, COMPARE_MIN } from '../store/compare-slice';
@@ -21,7 +21,7 @@ export function ComparePanel() {
   const players = useRef(new Map<number, WaveSurfer>());
   const [active, setActive] = useState<number | null>(null);
   const loading = Object.values(takes).some((t) => t.status === 'loading');
-  const length = codePointLength(text);
+  const length = codePoints(text);
 
   const register = useCallback((index: number, ws: WaveSurfer | null) => {
     if (ws) players.current.set(index, ws);

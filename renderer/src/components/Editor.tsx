@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo, useRef, useState, type DragEvent } from 'react';
 import { formatCount } from '../lib/format';
-import { codePointLength, wordCount } from '../lib/text';
+import { codePoints } from '../api/contract';
+import { wordCount } from '../lib/text';
 import { useApp } from '../store';
 import { deliveryHint, effectiveVoiceId, previewSource } from '../store/editor-slice';
 import { ProsodyControls } from './ProsodyControls';
@@ -32,7 +33,7 @@ export function Editor() {
 
   // Counting a whole novel on every keystroke would lag typing; counts may trail by a frame.
   const counted = useDeferredValue(text);
-  const length = useMemo(() => codePointLength(counted), [counted]);
+  const length = useMemo(() => codePoints(counted), [counted]);
   const words = useMemo(() => wordCount(counted), [counted]);
   const hint = deliveryHint(length, threshold);
 

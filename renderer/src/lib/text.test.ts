@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatAge, formatBytes, formatClock } from './format';
-import { clipCodePoints, codePointLength, firstSentence, wordCount } from './text';
+import { codePoints } from '../api/contract';
+import { clipCodePoints, firstSentence, wordCount } from './text';
 
 describe('text', () => {
   it('counts code points as the gateway does', () => {
-    expect(codePointLength('a😀b')).toBe(3);
+    expect(codePoints('a😀b')).toBe(3);
     expect('a😀b'.length).toBe(4);
     expect(clipCodePoints('😀😀😀', 2)).toBe('😀😀');
   });

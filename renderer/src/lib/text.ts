@@ -1,9 +1,4 @@
-/** Text helpers that count the way the gateway does: Unicode code points, not UTF-16 units. */
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+/** Text helpers that count the way the gateway does (codePoints of the contract): code points, not UTF-16 units. */
 
 /** The first `max` code points of text. */
 export function clipCodePoints(text: string, max: number): string {

@@ -1,6 +1,6 @@
-import { OPTION_RANGES, type OptionName, type SynthesizeBody } from '../api/contract';
+import { codePoints, OPTION_RANGES, type OptionName, type SynthesizeBody } from '../api/contract';
 import { describeError } from '../lib/format';
-import { clipCodePoints, codePointLength, firstSentence } from '../lib/text';
+import { clipCodePoints, firstSentence } from '../lib/text';
 import { findVoice, voiceLabel } from './engines-slice';
 import type { SliceCreator, Store } from './types';
 
@@ -66,7 +66,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
     const { client, text } = get();
     if (!client || !text.trim()) return;
     const body = synthesisBody(get());
-    const length = codePointLength(text);
+    const length = codePoints(text);
     set({ editorBusy: 'synthesize', editorError: null, editorNotice: null });
     try {
       const result = await client.synthesize(body);
