@@ -69,3 +69,9 @@ export type JobPeaks = Static<typeof JobPeaks>;
  */
 export const JOB_EVENT_TYPES = ['progress', 'done', 'failed'] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+/** One event of those streams: its name and the job after it. */
+export interface JobEvent {
+  type: JobEventType;
+  job: Job;
+}

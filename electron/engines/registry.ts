@@ -1,6 +1,11 @@
 import { ApiError, type EngineDetail, type EngineSummary, type Voice } from '../contract';
-import type { EngineAdapter, Probe } from './engine';
+import type { Pcm } from '../audio/pcm';
+import type { EngineAdapter, Probe, SynthesisContext, SynthesisRequest } from './engine';
 import { optionSupport, splitVoiceId } from './engine';
+import { synthesizeWithPolicy } from './output-policy';
+
+/** Rate, pitch and volume of a request, 1 meaning the voice's own. */
+export type Prosody = Pick<SynthesisRequest, 'rate' | 'pitch' | 'volume'>;
 
 interface Entry {
   adapter: EngineAdapter;
@@ -12,6 +17,8 @@ export interface ResolvedVoice {
   voice: Voice;
   /** The voice name the engine itself knows. */
   localName: string;
+  /** Synthesizes with this voice, through the output policy every engine's audio goes through. */
+  synthesize(prosody: Prosody & { text: string }, context: SynthesisContext): Promise<Pcm>;
 }
 
 /** The engines of this machine, probed at start-up; the first available one is the default. */
@@ -81,12 +88,12 @@ export class EngineRegistry {
       const probe = this.available(engineId);
       const voice = probe.voices.find((v) => v.id === `${engineId}:${localName}`);
       if (!voice) throw unknownVoice(request.voice);
-      return { adapter: this.entry(engineId).adapter, voice, localName };
+      return resolved(this.entry(engineId).adapter, voice, localName);
     }
     const engineId = request.engine ?? this.defaultEngine().id;
     const probe = this.available(engineId);
     const voice = probe.voices.find((v) => v.id === probe.defaultVoice) ?? probe.voices[0]!;
-    return { adapter: this.entry(engineId).adapter, voice, localName: splitVoiceId(voice.id)!.name };
+    return resolved(this.entry(engineId).adapter, voice, splitVoiceId(voice.id)!.name);
   }
 
   private available(id: string): Extract<Probe, { available: true }> {
@@ -100,6 +107,15 @@ export class EngineRegistry {
     if (!entry) throw new ApiError('engine_not_found', `Unknown engine "${id}".`);
     return entry;
   }
+}
+
+function resolved(adapter: EngineAdapter, voice: Voice, localName: string): ResolvedVoice {
+  return {
+    adapter,
+    voice,
+    localName,
+    synthesize: (request, context) => synthesizeWithPolicy(adapter, { ...request, voice: localName }, context),
+  };
 }
 
 function unknownVoice(voice: string) {

@@ -1,16 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, Server } from 'node:http';
-import type { JobEvent } from '../jobs/runner';
-import { toJobView } from '../jobs/view';
+import type { JobEvent } from '../contract';
+import type { JobEventFeed } from '../services/jobs';
 
 const HEARTBEAT_MS = 15_000;
 
-export interface JobEventStream {
-  subscribe(listener: (event: JobEvent) => void): () => void;
-  /** Sent at once, before live events. */
-  first?: JobEvent[];
-  /** The stream ends after this event. */
-  isLast?(event: JobEvent): boolean;
+export interface JobEventStream extends JobEventFeed {
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
   /** Called once when the stream ends, however it ends. */
@@ -59,12 +54,12 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
   };
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   const send = (event: JobEvent) => {
-    write(`event: ${event.type}\ndata: ${JSON.stringify(toJobView(event.job))}\n\n`);
-    if (stream.isLast?.(event)) end();
+    write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
+    if (stream.isLast(event)) end();
   };
   request.raw.on('close', end);
   write('retry: 2000\n\n');
-  for (const event of stream.first ?? []) {
+  for (const event of stream.first) {
     send(event);
     if (raw.writableEnded) return;
   }

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../contract';
-import type { JobStore } from './store';
+import type { Prosody, ResolvedVoice } from '../engines/registry';
+import type { Chunk } from './chunker';
+import type { DiskBudget } from './disk-budget';
+import type { JobRow, JobStore } from './store';
 
 /** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
 export interface QueueBounds {
@@ -25,7 +29,7 @@ export function estimateAudioBytes(characters: number, rate: number, sampleRate:
 }
 
 /** A full queue drains by itself: clients are told to come back later. */
-const RETRY_AFTER = { 'retry-after': '30' };
+const RETRY_AFTER = { retryAfterS: 30 };
 
 /** Throws unless a job of `characters` fits in the queue now (429 queue_full) or ever (413 text_too_long). */
 export function assertQueueRoom(store: JobStore, bounds: QueueBounds, characters: number): void {
@@ -44,4 +48,36 @@ export function assertQueueRoom(store: JobStore, bounds: QueueBounds, characters
       RETRY_AFTER,
     );
   }
+}
+
+/** What a new job is, besides its chunks and voice. */
+export interface NewJob extends Prosody {
+  title: string;
+  characters: number;
+  /** When its audio expires; null keeps it until deleted. */
+  expiresAt: string | null;
+}
+
+/**
+ * Admits a job into the queue, or refuses it: its audio must fit on the disk (507) and the queue
+ * must have room for it (429, or 413 when it never will). Returns the stored job, queued.
+ */
+export async function admitJob(
+  deps: { store: JobStore; disk: DiskBudget; bounds: QueueBounds },
+  resolved: ResolvedVoice,
+  chunks: Chunk[],
+  job: NewJob,
+): Promise<JobRow> {
+  const { store, disk, bounds } = deps;
+  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, resolved.voice.sampleRate));
+  // after the wait: the queue is checked and the job inserted in one go
+  assertQueueRoom(store, bounds, job.characters);
+  const id = randomUUID();
+  const { title, characters, rate, pitch, volume, expiresAt } = job;
+  const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
+  store.insert(
+    { id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt },
+    chunks,
+  );
+  return store.get(id)!;
 }

@@ -1,8 +1,9 @@
-import { ApiError, type Job, type JobList, type JobStatus } from '../contract';
+import { ApiError, type Job, type JobEvent, type JobList, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
-import type { JobEvent, JobRunner } from '../jobs/runner';
+import { currentChange, type JobChange } from '../jobs/events';
+import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
 import { isExpired, toJobView } from '../jobs/view';
@@ -12,6 +13,16 @@ export const MAX_PAGE = 200;
 const DEFAULT_PAGE = 50;
 
 const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
+
+/** Live job events, for a transport to carry (an event stream). */
+export interface JobEventFeed {
+  /** Sent at once, before live events. */
+  first: JobEvent[];
+  /** Calls `listener` with every live event; returns the unsubscribe function. */
+  subscribe(listener: (event: JobEvent) => void): () => void;
+  /** Whether the feed ends after this event. */
+  isLast(event: JobEvent): boolean;
+}
 
 export interface ListParams {
   limit?: string | undefined;
@@ -104,17 +115,26 @@ export class JobService {
     return new ApiError('audio_missing', message);
   }
 
-  /** Calls `listener` with every event of one job (or of all jobs); returns the unsubscribe function. */
-  subscribe(listener: (event: JobEvent) => void, jobId?: string): () => void {
-    const filtered = (event: JobEvent) => {
-      if (!jobId || event.job.id === jobId) listener(event);
+  /**
+   * The live events of one job, first where it stands now, ending after it is done or failed; or,
+   * without an id, of every job, never ending.
+   */
+  eventsFor(id?: string): JobEventFeed {
+    const row = id === undefined ? undefined : this.row(id);
+    return {
+      first: row ? [toEvent(currentChange(row))] : [],
+      subscribe: (listener) => {
+        const forward = (change: JobChange) => {
+          if (!row || change.job.id === row.id) listener(toEvent(change));
+        };
+        this.runner.on('job', forward);
+        return () => this.runner.off('job', forward);
+      },
+      isLast: (event) => row !== undefined && event.job.status !== 'running',
     };
-    this.runner.on('job', filtered);
-    return () => this.runner.off('job', filtered);
   }
 
-  /** Checks that a job exists and returns it (for event streams). */
-  row(id: string): JobRow {
+  private row(id: string): JobRow {
     const row = JOB_ID.test(id) ? this.store.get(id) : undefined;
     if (!row) throw new ApiError('job_not_found', `No job "${id}".`);
     return row;
@@ -134,7 +154,7 @@ export class JobService {
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {
       throw new ApiError('job_not_finished', `Job ${id} is still running (${row.chunks_done}/${row.chunks_total} chunks).`, {
-        'retry-after': '1',
+        retryAfterS: 1,
       });
     }
     if (isExpired(row)) throw expired(row);
@@ -143,6 +163,8 @@ export class JobService {
     return row;
   }
 }
+
+const toEvent = (change: JobChange): JobEvent => ({ type: change.type, job: toJobView(change.job) });
 
 function expired(row: JobRow): ApiError {
   return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);

@@ -1,10 +1,8 @@
-import { ApiError, OPTION_RANGES, type PreviewBody, type SynthesizeBody } from '../contract';
-import { applyGain } from '../audio/gain';
+import { ApiError, codePoints, OPTION_RANGES, type Job, type PreviewBody, type SynthesizeBody } from '../contract';
 import { durationSeconds, encodeWav } from '../audio/wav';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
-import { codePoints } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
-import type { JobRow } from '../jobs/store';
+import { toJobView } from '../jobs/view';
 import { sampleSentence } from './sample-sentences';
 
 export interface SynthesisLimits {
@@ -24,7 +22,7 @@ export interface InlineAudio {
   durationS: number;
 }
 
-export type SynthesisResult = InlineAudio | { kind: 'job'; job: JobRow };
+export type SynthesisResult = InlineAudio | { kind: 'job'; job: Job };
 
 /** Synthesis as the product offers it, whatever the transport: inline audio or a queued job. */
 export class SynthesisService {
@@ -45,7 +43,7 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     if (body.mode === 'job' || length > this.limits.inlineThreshold) {
-      return { kind: 'job', job: await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob()) };
+      return { kind: 'job', job: toJobView(await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob())) };
     }
     return this.inline(resolved, text, options);
   }
@@ -61,12 +59,7 @@ export class SynthesisService {
   }
 
   private async inline(resolved: ResolvedVoice, text: string, options: ReturnType<typeof prosody>): Promise<InlineAudio> {
-    const pcm = await resolved.adapter
-      .synthesize({ text, voice: resolved.localName, ...options }, { lane: 'interactive' })
-      .catch((error: Error) => {
-        throw error instanceof ApiError ? error : new ApiError('engine_error', `The engine failed: ${error.message}`);
-      });
-    if (!resolved.adapter.capabilities.volume) applyGain(pcm.samples, options.volume);
+    const pcm = await resolved.synthesize({ text, ...options }, { lane: 'interactive' });
     return {
       kind: 'inline',
       wav: encodeWav(pcm),

@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks, jobPath } from '../../contract';
-import type { JobEvent } from '../../jobs/runner';
-import { isFinished } from '../../jobs/state';
+import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
 import { StreamSlots } from '../stream-slots';
+import { audioResponse, sendJobAccepted } from './replies';
 
-const binary = (description: string) => ({ description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } });
 const eventStream = {
   description: 'Server-Sent Events: progress, done, failed; data is the Job',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
@@ -65,14 +63,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
-    handler: async (request, reply) => {
-      const job = await jobs.retry(request.params.id);
-      const poll = jobPath(job.job_id);
-      return reply
-        .code(202)
-        .header('location', poll)
-        .send({ job_id: job.job_id, poll, status: 'running' as const });
-    },
+    handler: async (request, reply) => sendJobAccepted(reply, (await jobs.retry(request.params.id)).job_id),
   });
 
   app.get('/jobs/:id/audio', {
@@ -81,8 +72,8 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       summary: 'The finished audio (supports Range requests)',
       params: JobParams,
       response: {
-        200: binary('The whole WAV file'),
-        206: binary('The requested byte range'),
+        200: audioResponse('The whole WAV file'),
+        206: audioResponse('The requested byte range'),
         404: ErrorBody,
         409: ErrorBody,
         410: ErrorBody,
@@ -123,19 +114,11 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
-    handler: async (request, reply) => {
-      const row = jobs.row(request.params.id);
-      const current: JobEvent = { type: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'progress', job: row };
-      openStream(request, reply, {
-        subscribe: (listener) => jobs.subscribe(listener, row.id),
-        first: [current],
-        isLast: (event) => isFinished(event.job.state),
-      });
-    },
+    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor(request.params.id)),
   });
 
   app.get('/events', {
     schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream, 429: ErrorBody } },
-    handler: async (request, reply) => openStream(request, reply, { subscribe: (listener) => jobs.subscribe(listener) }),
+    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor()),
   });
 };

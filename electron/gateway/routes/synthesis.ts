@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { ApiError, AUDIO_HEADERS, ErrorBody, JobAccepted, jobPath, PreviewBody, SynthesizeBody } from '../../contract';
+import { ApiError, AUDIO_HEADERS, ErrorBody, JobAccepted, PreviewBody, SynthesizeBody } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
+import { audioResponse, sendJobAccepted } from './replies';
 
-const wavResponse = {
-  description: 'The audio, inline: 16-bit PCM mono WAV',
-  content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } },
-};
+const wavResponse = audioResponse('The audio, inline: 16-bit PCM mono WAV');
 const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
@@ -36,12 +34,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
     },
     handler: async (request, reply) => {
       const result = await synthesis.synthesize(request.body);
-      if (result.kind === 'inline') return sendInline(reply, result);
-      const poll = jobPath(result.job.id);
-      return reply
-        .code(202)
-        .header('location', poll)
-        .send({ job_id: result.job.id, poll, status: 'running' as const });
+      return result.kind === 'inline' ? sendInline(reply, result) : sendJobAccepted(reply, result.job.job_id);
     },
   });
 
