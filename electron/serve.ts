@@ -1,14 +1,12 @@
 /**
  * `npm run serve`: the gateway headless, in plain Node, with the web studio at "/".
- * Flags: --host --port --data-dir --api-key-file --api-key --inline-threshold --max-text-length
- * --workers --max-queued-jobs --retention-hours
+ * Its flags are configFromArgs's (gateway/config.ts), listed in README and docs/desktop.md.
  */
 import { fileURLToPath } from 'node:url';
+import { LOOPBACK_HOSTS } from './contract';
 import { ARGV_KEY_SOURCE } from './gateway/api-key';
 import { configFromArgs } from './gateway/config';
 import { startGateway, type Gateway } from './gateway/start';
-
-const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 /**
  * The one start-up line. The studio link carries the key, so it is printed only when the key was
@@ -25,7 +23,7 @@ function startupLine(gateway: Gateway, keySource: string | undefined, terminal: 
 
 async function main() {
   const config = { ...configFromArgs(process.argv.slice(2)), staticDir: fileURLToPath(new URL('./renderer', import.meta.url)) };
-  if (!LOOPBACK.includes(config.host)) {
+  if (!LOOPBACK_HOSTS.includes(config.host)) {
     console.warn(`Warning: binding to ${config.host} exposes the gateway beyond this machine; anyone with the API key can use it.`);
   }
   if (config.apiKeySource === ARGV_KEY_SOURCE) {

@@ -12,3 +12,4 @@ export * from './settings';
 export * from './whoami';
 export * from './security-headers';
 export * from './text';
+export * from './names';

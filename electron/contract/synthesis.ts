@@ -1,5 +1,10 @@
 import { Type, type Static } from 'typebox';
 
+/** Longest text answered inline by default (code points; the inline_threshold setting changes it). */
+export const DEFAULT_INLINE_THRESHOLD = 1000;
+/** Longest preview text (code points). */
+export const PREVIEW_MAX_CHARS = 500;
+
 /** Allowed ranges of the prosody options; 1 is the engine's normal speech. */
 export const OPTION_RANGES = {
   rate: { min: 0.5, max: 2, default: 1 },

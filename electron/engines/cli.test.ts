@@ -157,15 +157,15 @@ describe('cliAdapter', () => {
   });
 });
 
-describe('allEngines', () => {
+describe('knownEngines', () => {
   it('uses a configured program for a system engine', async () => {
-    const { allEngines } = await import('./installed');
+    const { knownEngines } = await import('./installed');
     // It answers --version as flite does, then lists one voice.
     const fake = path.join(await tempDir(), 'my-flite');
     await writeFile(fake, '#!/bin/sh\n[ "$1" = --version ] && echo "  version: flite-2.2-current" || echo "Voices available: kal16"\n');
     await chmod(fake, 0o755);
-    const pool = { workerFile: '/nonexistent' } as Parameters<typeof allEngines>[0];
-    const flite = allEngines(pool, { modelDirs: [], executables: { 'flite-system': fake } }).find((e) => e.id === 'flite-system')!;
+    const pool = { workerFile: '/nonexistent' } as Parameters<typeof knownEngines>[0];
+    const flite = knownEngines(pool, { modelDirs: [], executables: { 'flite-system': fake } }).find((e) => e.id === 'flite-system')!;
     expect(await flite.probe()).toMatchObject({ available: true, defaultVoice: 'flite-system:kal16' });
   });
 });

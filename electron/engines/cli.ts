@@ -9,9 +9,8 @@ import { decodeWav } from '../audio/wav';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 import { engineEnvironment } from './child-env';
 import type { Pcm } from '../audio/pcm';
+import { ENGINE_TIMEOUT_MS } from './engine';
 
-/** A hung engine process is killed after this long and the request fails with engine_timeout. */
-export const TOOL_TIMEOUT_MS = 120_000;
 /** Listing voices is quick; a program that takes longer is treated as broken. */
 export const PROBE_TIMEOUT_MS = 20_000;
 /** The largest output kept: a WAV on stdout for a long chunk stays far below this. */
@@ -36,7 +35,7 @@ export interface ToolOutput {
  * also ends what it started (text2wave is a script that runs festival).
  */
 export function runToolRaw(executable: string, args: string[], options: ToolOptions = {}): Promise<ToolOutput> {
-  const timeoutMs = options.timeoutMs ?? TOOL_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? ENGINE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(options.signal.reason);
     const child = spawn(executable, args, {

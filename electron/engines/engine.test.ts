@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitVoiceId, toBcp47 } from './engine';
+import { splitVoiceId } from '../contract';
+import { toBcp47 } from './engine';
 
 describe('toBcp47', () => {
   it.each([

@@ -2,6 +2,9 @@ import type { Capabilities, EngineSummary, OptionSupport, Voice } from '../contr
 import type { Pcm } from '../audio/pcm';
 import type { Lane } from './lanes';
 
+/** A hung engine (a process, or an embedded engine's thread) is stopped after this long: engine_timeout. */
+export const ENGINE_TIMEOUT_MS = 120_000;
+
 /** One request to an engine; `voice` is the engine-local name (the part after "<engine>:"). */
 export interface SynthesisRequest {
   text: string;
@@ -45,13 +48,6 @@ export function optionSupport(capabilities: Capabilities): OptionSupport {
     pitch: capabilities.pitch ? 'engine' : 'ignored',
     volume: capabilities.volume ? 'engine' : 'after_synthesis',
   };
-}
-
-/** "espeak-ng:en-us" → { engine: "espeak-ng", name: "en-us" }. */
-export function splitVoiceId(voiceId: string): { engine: string; name: string } | null {
-  const at = voiceId.indexOf(':');
-  if (at <= 0 || at === voiceId.length - 1) return null;
-  return { engine: voiceId.slice(0, at), name: voiceId.slice(at + 1) };
 }
 
 /** Engine language names that are no BCP 47 tag at all. */

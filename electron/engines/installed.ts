@@ -14,7 +14,7 @@ import { rhvoiceAdapter } from './rhvoice/adapter';
 import { sherpaOnnxAdapter } from './sherpa-onnx/adapter';
 import { picoWasmAdapter } from './svox-pico/adapter';
 import { windowsSapiAdapter } from './windows-sapi/adapter';
-import type { SynthesisPool } from './worker-pool';
+import type { EmbeddedPool } from './worker-pool';
 
 export interface EngineOptions {
   /** Folders scanned for Piper voices and neural model folders; see defaultModelDirs. */
@@ -27,7 +27,7 @@ export interface EngineOptions {
    * clearTempDir on it at start, so folders of a process killed mid-synthesis do not pile up.
    */
   tempDir?: string;
-  /** How long one synthesis may run before the engine is stopped (engine_timeout); default TOOL_TIMEOUT_MS. */
+  /** How long one synthesis may run before the engine is stopped (engine_timeout); default ENGINE_TIMEOUT_MS. */
   timeoutMs?: number;
 }
 
@@ -37,7 +37,7 @@ export { clearTempDir } from './cli';
  * Every engine Orator knows. The first available one is the default: the embedded eSpeak NG,
  * which runs everywhere. The rest go roughly from the most to the least natural.
  */
-export function allEngines(pool: SynthesisPool, options: EngineOptions = {}): EngineAdapter[] {
+export function knownEngines(pool: EmbeddedPool, options: EngineOptions = {}): EngineAdapter[] {
   const modelDirs = options.modelDirs ?? defaultModelDirs();
   const { timeoutMs } = options;
   const inThread = timeoutMs === undefined ? {} : { timeoutMs };

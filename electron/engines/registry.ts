@@ -1,7 +1,7 @@
-import { ApiError, type EngineDetail, type EngineSummary, type Voice } from '../contract';
+import { ApiError, splitVoiceId, type EngineDetail, type EngineSummary, type Voice } from '../contract';
 import type { Pcm } from '../audio/pcm';
 import type { EngineAdapter, Probe, SynthesisContext, SynthesisRequest } from './engine';
-import { optionSupport, splitVoiceId } from './engine';
+import { optionSupport } from './engine';
 import { synthesizeWithPolicy } from './output-policy';
 
 /** Rate, pitch and volume of a request, 1 meaning the voice's own. */

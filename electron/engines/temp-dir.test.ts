@@ -10,8 +10,8 @@ import { encodeWav } from '../audio/wav';
 import { clearTempDir, synthesizeWithTool } from './cli';
 import { cliAdapter } from './cli-adapter';
 import { printing } from './identity';
-import { allEngines } from './installed';
-import { SynthesisPool } from './worker-pool';
+import { knownEngines } from './installed';
+import { EmbeddedPool } from './worker-pool';
 
 const scratch: string[] = [];
 async function scratchDir(): Promise<string> {
@@ -73,12 +73,12 @@ describe('the temp root of system engines', () => {
     expect(await readdir(root)).toEqual([]);
   });
 
-  it('reaches the real system engines through allEngines({ tempDir })', async () => {
+  it('reaches the real system engines through knownEngines({ tempDir })', async () => {
     const root = path.join(await scratchDir(), 'tmp');
     await mkdir(root);
-    const pool = new SynthesisPool({ workerFile: path.resolve('dist/synth-worker.mjs'), threads: 1 });
+    const pool = new EmbeddedPool({ workerFile: path.resolve('dist/synth-worker.mjs'), threads: 1 });
     try {
-      const engines = allEngines(pool, { tempDir: root }).filter((e) => e.kind === 'system');
+      const engines = knownEngines(pool, { tempDir: root }).filter((e) => e.kind === 'system');
       let engine;
       let voice = '';
       for (const candidate of engines) {

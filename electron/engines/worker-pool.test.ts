@@ -4,9 +4,9 @@ import { ApiError } from '../contract';
 import { WORKER_FILE } from '../testing/gateway';
 import { espeakWasmAdapter } from './espeak-ng/adapter';
 import { gnuspeechAdapter } from './gnuspeech/adapter';
-import { SynthesisPool } from './worker-pool';
+import { EmbeddedPool } from './worker-pool';
 
-const pool = new SynthesisPool({ workerFile: WORKER_FILE, threads: 1 });
+const pool = new EmbeddedPool({ workerFile: WORKER_FILE, threads: 1 });
 afterAll(() => pool.close());
 
 const SENTENCE = 'The river wound slowly through the valley, carrying leaves from the autumn trees. ';

@@ -29,11 +29,11 @@ export class TaskTimeout extends Error {
 }
 
 /**
- * The worker-thread pool that runs all in-thread engines. Tasks reach Piscina only when a thread is
+ * The worker-thread pool that runs all embedded engines. Tasks reach Piscina only when a thread is
  * free, through a LaneLimiter: Piscina's own queue would let tasks that carry an AbortSignal skip
  * the lanes (it parks them in a plain FIFO served first), and every task here carries one.
  */
-export class SynthesisPool {
+export class EmbeddedPool {
   private readonly piscina: Piscina;
   private readonly slots: LaneLimiter;
   /** The worker bundle, which also serves neural models in a child process (see worker.ts). */

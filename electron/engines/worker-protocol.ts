@@ -8,7 +8,7 @@ export type WorkerTask = { kind: 'voices'; engine: string } | { kind: 'synthesiz
 export type WorkerReply<T extends WorkerTask> = T extends { kind: 'voices' } ? Voice[] : Pcm;
 
 /** An engine that runs inside a worker thread (WASM), loaded once per thread. */
-export interface InThreadEngine {
+export interface EmbeddedEngine {
   voices(): Promise<Voice[]>;
   synthesize(request: SynthesisRequest): Promise<Pcm>;
 }

@@ -4,14 +4,14 @@
  */
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Pcm } from '../audio/pcm';
-import type { InThreadEngine, WorkerTask } from './worker-protocol';
+import type { EmbeddedEngine, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 import { espeakWasm } from './espeak-ng/wasm';
 import { fliteWasm } from './flite/wasi';
 import { gnuspeechWasm } from './gnuspeech/wasm';
 import { picoWasm } from './svox-pico/wasm';
 
-const engines: Record<string, InThreadEngine> = {
+const engines: Record<string, EmbeddedEngine> = {
   'espeak-ng': espeakWasm,
   flite: fliteWasm,
   'svox-pico': picoWasm,

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTING_BOUNDS } from '../contract/settings';
+import { DEFAULT_INLINE_THRESHOLD, PREVIEW_MAX_CHARS } from '../contract/synthesis';
 import { defaultDataDir } from '../storage/data-dir';
 import { apiKeyOverride } from './api-key';
 
@@ -37,9 +38,9 @@ export interface GatewayConfig {
 export const DEFAULTS = {
   host: '127.0.0.1',
   port: 5700,
-  inlineThreshold: 1000,
+  inlineThreshold: DEFAULT_INLINE_THRESHOLD,
   maxTextLength: 2_000_000,
-  previewMaxChars: 500,
+  previewMaxChars: PREVIEW_MAX_CHARS,
   maxQueuedJobs: 1000,
   // ten books of the longest text: a bound on the queue's database and disk, not on memory
   maxQueuedChars: 20_000_000,

@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
-import { allEngines, clearTempDir } from '../engines/installed';
+import { knownEngines, clearTempDir } from '../engines/installed';
 import { defaultModelDirs } from '../engines/model-dirs';
-import { SynthesisPool } from '../engines/worker-pool';
+import { EmbeddedPool } from '../engines/worker-pool';
 import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
@@ -67,7 +67,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const requestLog = openRequestLog(config.dataDir);
     undo.unshift(() => requestLog.close());
 
-    const pool = new SynthesisPool({ workerFile: options.workerFile, threads: config.workers });
+    const pool = new EmbeddedPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
     const { models_dir, engine_executables } = settings.current();
     const modelDirs = models_dir ? [models_dir] : defaultModelDirs(config.dataDir);
@@ -75,7 +75,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const tempDir = path.join(config.dataDir, 'tmp');
     await clearTempDir(tempDir);
     const registry = new EngineRegistry(
-      allEngines(pool, { modelDirs, executables: engine_executables, tempDir, timeoutMs: config.engineTimeoutMs }),
+      knownEngines(pool, { modelDirs, executables: engine_executables, tempDir, timeoutMs: config.engineTimeoutMs }),
     );
     await registry.probeAll();
 

@@ -4,8 +4,8 @@
  * Run `npm run build` first (the worker bundle), then: npx tsx electron/tools/engine-rtf.ts [runs]
  */
 import path from 'node:path';
-import { allEngines } from '../engines/installed';
-import { SynthesisPool } from '../engines/worker-pool';
+import { knownEngines } from '../engines/installed';
+import { EmbeddedPool } from '../engines/worker-pool';
 
 const PARAGRAPH =
   'The river wound slowly through the valley, carrying leaves from the autumn trees. She opened the old book and read the first page aloud to the quiet room. ' +
@@ -13,10 +13,10 @@ const PARAGRAPH =
   'Far away, a train whistled as it crossed the bridge, and the dogs of the village answered it. The baker counted the loaves twice before closing the shutters for the night.';
 const runs = Number(process.argv[2] ?? 3);
 
-const pool = new SynthesisPool({ workerFile: path.resolve('dist/synth-worker.mjs'), threads: 1 });
+const pool = new EmbeddedPool({ workerFile: path.resolve('dist/synth-worker.mjs'), threads: 1 });
 console.log(`${PARAGRAPH.length} characters, best of ${runs} warm runs\n`);
 console.log(['engine', 'voices', 'voice', 'audio s', 'synth ms', 'RTF', 'chars/s'].join('\t'));
-for (const engine of allEngines(pool)) {
+for (const engine of knownEngines(pool)) {
   const probe = await engine.probe();
   if (!probe.available) {
     console.log(`${engine.id}\t-\tunavailable: ${probe.reason.slice(0, 100)}`);

@@ -1,11 +1,11 @@
-import { inThreadAdapter, type InThreadOptions } from '../pooled';
-import type { SynthesisPool } from '../worker-pool';
+import { embeddedAdapter, type EmbeddedOptions } from '../embedded';
+import type { EmbeddedPool } from '../worker-pool';
 
 export const ESPEAK_DEFAULT_VOICE = 'en-us';
 
 /** The embedded default engine: eSpeak NG as WebAssembly, on the worker-thread pool. */
-export function espeakWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(
+export function espeakWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
+  return embeddedAdapter(
     pool,
     {
       id: 'espeak-ng',

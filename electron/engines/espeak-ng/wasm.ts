@@ -1,7 +1,7 @@
 /** eSpeak NG compiled to WebAssembly (npm, GPL-3.0): runs inside a worker thread. */
 import createEspeak from '@echogarden/espeak-ng-emscripten';
 import type { Voice } from '../../contract';
-import type { InThreadEngine } from '../worker-protocol';
+import type { EmbeddedEngine } from '../worker-protocol';
 import type { SynthesisRequest } from '../engine';
 import type { Pcm } from '../../audio/pcm';
 
@@ -43,7 +43,7 @@ function voiceIdentifiers(worker: EspeakWorker): Map<string, string> {
   return identifiers;
 }
 
-export const espeakWasm: InThreadEngine = {
+export const espeakWasm: EmbeddedEngine = {
   async voices(): Promise<Voice[]> {
     const worker = await espeak();
     const sampleRate = worker.get_samplerate();

@@ -1,10 +1,10 @@
-import { inThreadAdapter, type InThreadOptions } from '../pooled';
-import type { SynthesisPool } from '../worker-pool';
+import { embeddedAdapter, type EmbeddedOptions } from '../embedded';
+import type { EmbeddedPool } from '../worker-pool';
 import { FLITE_DEFAULT_VOICE } from './voices';
 
 /** Flite as WebAssembly (WASI), on the worker-thread pool: English voices with no system install. */
-export function fliteWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(
+export function fliteWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
+  return embeddedAdapter(
     pool,
     {
       id: 'flite',

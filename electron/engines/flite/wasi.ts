@@ -10,7 +10,7 @@ import { decodeWav } from '../../audio/wav';
 import type { SynthesisRequest } from '../engine';
 import type { Pcm } from '../../audio/pcm';
 
-import type { InThreadEngine } from '../worker-protocol';
+import type { EmbeddedEngine } from '../worker-protocol';
 import { fliteArgs, fliteVoices, parseFliteVoiceList } from './voices';
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -37,7 +37,7 @@ async function runFlite(args: string[], files: Record<string, Uint8Array> = {}) 
   return { output, dir };
 }
 
-export const fliteWasm: InThreadEngine = {
+export const fliteWasm: EmbeddedEngine = {
   async voices() {
     const { output } = await runFlite(['-lv']);
     return fliteVoices('flite', parseFliteVoiceList(output));

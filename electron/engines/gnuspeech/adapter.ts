@@ -1,9 +1,9 @@
-import { inThreadAdapter, type InThreadOptions } from '../pooled';
-import type { SynthesisPool } from '../worker-pool';
+import { embeddedAdapter, type EmbeddedOptions } from '../embedded';
+import type { EmbeddedPool } from '../worker-pool';
 
 /** GnuSpeech as WebAssembly on the worker-thread pool: English, five vocal tracts, no system install. */
-export function gnuspeechAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(
+export function gnuspeechAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
+  return embeddedAdapter(
     pool,
     {
       id: 'gnuspeech',

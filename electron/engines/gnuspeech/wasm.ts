@@ -5,7 +5,7 @@ import { decodeWav } from '../../audio/wav';
 import type { SynthesisRequest } from '../engine';
 import type { Pcm } from '../../audio/pcm';
 
-import type { InThreadEngine } from '../worker-protocol';
+import type { EmbeddedEngine } from '../worker-protocol';
 
 /** The vocal tracts of its English model; the children's and the baby's have no gender. */
 const VOICES = [
@@ -17,7 +17,7 @@ const VOICES = [
 ] as const;
 const SAMPLE_RATE = 44100;
 
-export const gnuspeechWasm: InThreadEngine = {
+export const gnuspeechWasm: EmbeddedEngine = {
   async voices(): Promise<Voice[]> {
     return VOICES.map((v) => ({
       id: `gnuspeech:${v.local}`,

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { ApiError } from '../../contract';
 import { engineEnvironment } from '../child-env';
-import { TOOL_TIMEOUT_MS } from '../cli';
+import { ENGINE_TIMEOUT_MS } from '../engine';
 import { LaneLimiter, type Lane } from '../lanes';
 import { MODEL_HOST_FLAG, type HostReply, type HostRequest } from './protocol';
 
@@ -10,7 +10,7 @@ type Request = WithoutId<HostRequest>;
 type Success = Extract<HostReply, { ok: true }>;
 
 export interface ModelProcessOptions {
-  /** A request still running after this long kills the process (engine_timeout). Default TOOL_TIMEOUT_MS. */
+  /** A request still running after this long kills the process (engine_timeout). Default ENGINE_TIMEOUT_MS. */
   timeoutMs?: number;
   /** The Node (or Electron-as-Node) binary that runs the bundle; default process.execPath. */
   execPath?: string;
@@ -35,7 +35,7 @@ export class ModelProcess {
     private readonly entry: string,
     private readonly options: ModelProcessOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? TOOL_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? ENGINE_TIMEOUT_MS;
   }
 
   request(request: Request, lane: Lane = 'interactive', signal?: AbortSignal): Promise<Success> {

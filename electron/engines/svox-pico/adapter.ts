@@ -1,10 +1,10 @@
-import { inThreadAdapter, type InThreadOptions } from '../pooled';
-import type { SynthesisPool } from '../worker-pool';
+import { embeddedAdapter, type EmbeddedOptions } from '../embedded';
+import type { EmbeddedPool } from '../worker-pool';
 import { PICO_DEFAULT_VOICE } from './voices';
 
 /** SVOX Pico as WebAssembly on the worker-thread pool; its non-free language files come from the system. */
-export function picoWasmAdapter(pool: SynthesisPool, options: InThreadOptions = {}) {
-  return inThreadAdapter(
+export function picoWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
+  return embeddedAdapter(
     pool,
     {
       id: 'svox-pico',

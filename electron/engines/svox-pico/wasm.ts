@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { SynthesisRequest } from '../engine';
 import type { Pcm } from '../../audio/pcm';
 
-import type { InThreadEngine } from '../worker-protocol';
+import type { EmbeddedEngine } from '../worker-protocol';
 import { findPicoFiles, PICO_SAMPLE_RATE, picoText, picoVoices } from './voices';
 
 interface PicoModule {
@@ -103,7 +103,7 @@ function engineFor(voice: string): Promise<number> {
   return engine;
 }
 
-export const picoWasm: InThreadEngine = {
+export const picoWasm: EmbeddedEngine = {
   async voices() {
     await pico();
     return picoVoices('svox-pico', (voice) => findPicoFiles(voice) !== null);

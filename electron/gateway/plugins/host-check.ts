@@ -1,8 +1,9 @@
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../contract';
+import { ApiError, LOOPBACK_HOSTS } from '../../contract';
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+/** As the Host header writes them: an IPv6 address in brackets. */
+const LOOPBACK_NAMES = LOOPBACK_HOSTS.map((host) => (host.includes(':') ? `[${host}]` : host));
 export const WILDCARDS = ['0.0.0.0', '::', '[::]'];
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobAccepted, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
+import { ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
@@ -84,7 +84,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       const file = await jobs.audioFile(id);
       request.onMissingFile = () => jobs.audioMissing(id);
       return reply
-        .header('content-disposition', `attachment; filename="orator-${request.params.id}.wav"`)
+        .header('content-disposition', `attachment; filename="${jobAudioFileName(id)}"`)
         .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });
     },
   });

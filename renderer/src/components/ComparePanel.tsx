@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
-import { codePoints } from '../api/contract';
+import { codePoints, PREVIEW_MAX_CHARS } from '../api/contract';
 import { formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { COMPARE_MAX, COMPARE_MIN } from '../store/compare-slice';
-import { PREVIEW_MAX_CHARS } from '../store/editor-slice';
 import { CompareTakeRow } from './CompareTakeRow';
 import { VoicePicker } from './VoicePicker';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Job } from '../api/contract';
+import { jobAudioFileName, type Job } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
 import { useApp } from '../store';
@@ -25,7 +25,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
     if (!client) return;
     setDownloadError(null);
     try {
-      saveBlob(await client.jobAudio(id), `orator-job-${id.slice(0, 8)}.wav`);
+      saveBlob(await client.jobAudio(id), jobAudioFileName(id));
     } catch (error) {
       setDownloadError(describeError(error));
     }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { jobAudioFileName } from '../api/contract';
 import { audioFileName, saveBlob } from '../lib/download';
 import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
@@ -70,7 +71,7 @@ function Player({ source }: { source: PlayerSource }) {
     setDownloadFailure(null);
     try {
       if (source.kind === 'audio') saveBlob(source.audio.blob, audioFileName(source.audio.voice));
-      else if (client) saveBlob(await client.jobAudio(source.jobId), `orator-job-${source.jobId.slice(0, 8)}.wav`);
+      else if (client) saveBlob(await client.jobAudio(source.jobId), jobAudioFileName(source.jobId));
     } catch (error) {
       setDownloadFailure({ key: source.key, message: describeError(error) });
     }

@@ -1,3 +1,5 @@
+import { splitVoiceId } from '../api/contract';
+
 /** Saves a blob under a file name through a temporary object URL. */
 export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -14,11 +16,7 @@ export function saveBlob(blob: Blob, filename: string): void {
 
 /** A file name from the voice and time, e.g. "orator-en-us-2026-11-21-2355.wav". */
 export function audioFileName(voiceId: string, date = new Date()): string {
-  const voice =
-    voiceId
-      .split(':')
-      .pop()
-      ?.replace(/[^a-z0-9-]+/gi, '-') || 'audio';
+  const voice = (splitVoiceId(voiceId)?.name ?? voiceId).replace(/[^a-z0-9-]+/gi, '-') || 'audio';
   const stamp = date.toISOString().slice(0, 16).replace('T', '-').replace(':', '');
   return `orator-${voice}-${stamp}.wav`;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { saveKey } from '../api/connection';
-import type { SettingName, Settings, SettingsView } from '../api/contract';
+import { LOOPBACK_HOSTS, type SettingName, type Settings, type SettingsView } from '../api/contract';
 import { useApp } from '../store';
 import { ApiKeyField } from './ApiKeyField';
 import { desktopBridge } from './desktop-bridge';
@@ -15,7 +15,6 @@ const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
   { name: 'max_text_length', label: 'Maximum text length (characters)', hint: 'Longer text is refused.' },
   { name: 'retention_hours', label: 'Keep job audio (hours)', hint: 'Every new job, the studio’s too. 0 keeps it until deleted.' },
 ];
-const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -82,7 +81,7 @@ export function SettingsPanel() {
         <label className="field">
           <span>Bind address {pending('host') && <span className="badge settings-restart">restart</span>}</span>
           <input value={draft.host} onChange={(e) => set('host', e.target.value.trim())} spellCheck={false} />
-          {!LOOPBACK.includes(draft.host) && (
+          {!LOOPBACK_HOSTS.includes(draft.host) && (
             <span className="settings-warning" role="alert">
               Not a loopback address: other machines can reach the gateway; only the API key protects it.
             </span>

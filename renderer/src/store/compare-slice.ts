@@ -1,7 +1,7 @@
 import type { InlineAudio } from '../api/client';
 import { describeError } from '../lib/format';
 import { clipCodePoints } from '../lib/text';
-import { PREVIEW_MAX_CHARS } from './editor-slice';
+import { PREVIEW_MAX_CHARS } from '../api/contract';
 import type { SliceCreator } from './types';
 
 export const COMPARE_MIN = 2;

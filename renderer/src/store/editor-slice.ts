@@ -1,13 +1,15 @@
-import { codePoints, OPTION_RANGES, type OptionName, type SynthesizeBody } from '../api/contract';
+import {
+  codePoints,
+  DEFAULT_INLINE_THRESHOLD,
+  OPTION_RANGES,
+  PREVIEW_MAX_CHARS,
+  type OptionName,
+  type SynthesizeBody,
+} from '../api/contract';
 import { describeError } from '../lib/format';
 import { clipCodePoints, firstSentence } from '../lib/text';
 import { findVoice, voiceLabel } from './engines-slice';
 import type { SliceCreator, Store } from './types';
-
-/** The gateway's default; it is not published by the API, so the editor learns it from answers. */
-export const DEFAULT_INLINE_THRESHOLD = 1000;
-/** The gateway caps preview text at this many code points. */
-export const PREVIEW_MAX_CHARS = 500;
 
 export interface EditorSlice {
   text: string;
@@ -49,7 +51,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
       const view = await get().client?.settings();
       if (view) set({ inlineThreshold: view.settings.inline_threshold });
     } catch {
-      // Older gateways have no settings route; the default and learned threshold stand.
+      // Settings unreadable (a failing gateway): the default threshold stands, corrected by answers (a 202).
     }
   },
 

@@ -1,4 +1,4 @@
-import type { EngineSummary, Voice } from '../api/contract';
+import { splitVoiceId, type EngineSummary, type Voice } from '../api/contract';
 import { describeError } from '../lib/format';
 import { languageName } from '../lib/languages';
 import type { SliceCreator, Store } from './types';
@@ -83,12 +83,12 @@ export const createEnginesSlice: SliceCreator<EnginesSlice> = (set, get) => ({
   },
 });
 
-/** All voices, favourites first is left to callers; engine order follows the gateway. */
+/** All voices, engine by engine in the gateway's order. */
 export function allVoices(state: Pick<Store, 'engines' | 'voices'>): Voice[] {
   return state.engines.flatMap((e) => state.voices[e.id] ?? []);
 }
 
-export const engineIdOf = (voiceId: string) => voiceId.split(':')[0]!;
+export const engineIdOf = (voiceId: string) => splitVoiceId(voiceId)?.engine ?? voiceId;
 
 export function findVoice(state: Pick<Store, 'engines' | 'voices'>, voiceId: string): Voice | undefined {
   return state.voices[engineIdOf(voiceId)]?.find((v) => v.id === voiceId);

@@ -1,10 +1,9 @@
 import { ApiError, type Capabilities } from '../contract';
 import { assertPlausiblePcm } from '../audio/wav';
-import { TOOL_TIMEOUT_MS } from './cli';
-import type { EngineAdapter, Probe } from './engine';
-import { TaskTimeout, type SynthesisPool } from './worker-pool';
+import { ENGINE_TIMEOUT_MS, type EngineAdapter, type Probe } from './engine';
+import { TaskTimeout, type EmbeddedPool } from './worker-pool';
 
-export interface InThreadSpec {
+export interface EmbeddedSpec {
   /** Also the key of the engine in worker.ts. */
   id: string;
   name: string;
@@ -14,19 +13,19 @@ export interface InThreadSpec {
 }
 
 /** Settings of an embedded engine that tests and the configuration may override. */
-export interface InThreadOptions {
+export interface EmbeddedOptions {
   /**
    * A synthesis still running after this long has its worker thread stopped and fails with
-   * engine_timeout; counted from when it gets a thread. Default TOOL_TIMEOUT_MS. Listing voices
-   * (which loads the engine) always has TOOL_TIMEOUT_MS.
+   * engine_timeout; counted from when it gets a thread. Default ENGINE_TIMEOUT_MS. Listing voices
+   * (which loads the engine) always has ENGINE_TIMEOUT_MS.
    */
   timeoutMs?: number;
 }
 
 /** An embedded (WASM) engine: probed and run on the worker-thread pool, see worker.ts. */
-export function inThreadAdapter(pool: SynthesisPool, spec: InThreadSpec, options: InThreadOptions = {}): EngineAdapter {
+export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options: EmbeddedOptions = {}): EngineAdapter {
   const { id } = spec;
-  const timeoutMs = options.timeoutMs ?? TOOL_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? ENGINE_TIMEOUT_MS;
   /**
    * A timeout becomes engine_timeout and an abort by the caller stays the caller's abort; anything
    * else (the engine threw, its worker thread died) is engine_error. The pool replaces a dead thread.
@@ -47,7 +46,7 @@ export function inThreadAdapter(pool: SynthesisPool, spec: InThreadSpec, options
     capabilities: spec.capabilities,
     async probe(): Promise<Probe> {
       try {
-        const voices = await pool.run({ kind: 'voices', engine: id }, 'interactive', { timeoutMs: TOOL_TIMEOUT_MS }).catch(failed());
+        const voices = await pool.run({ kind: 'voices', engine: id }, 'interactive', { timeoutMs: ENGINE_TIMEOUT_MS }).catch(failed());
         if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices.` };
         const preferred = voices.find((v) => v.id === `${id}:${spec.defaultVoice}`) ?? voices[0]!;
         return { available: true, voices, defaultVoice: preferred.id };
