@@ -4,7 +4,10 @@ import { assertTransition, type JobState } from './state';
 
 export interface JobRow {
   id: string;
+  /** The start of the text. */
   title: string;
+  /** The title the user gave, shown instead; null for none. */
+  custom_title: string | null;
   state: JobState;
   engine: string;
   voice: string;
@@ -43,6 +46,7 @@ export type NewJob = Pick<
   'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
 > & {
   expires_at?: string | null;
+  custom_title?: string | null;
 };
 
 export interface ListQuery {
@@ -58,12 +62,12 @@ export class JobStore {
 
   insert(job: NewJob, chunks: Chunk[]): void {
     const insertJob = this.db.prepare(
-      `INSERT INTO jobs (id, title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
-       VALUES (@id, @title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+      `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
+       VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
     );
     const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
-      insertJob.run({ expires_at: null, ...job, chunks_total: chunks.length });
+      insertJob.run({ expires_at: null, custom_title: null, ...job, chunks_total: chunks.length });
       chunks.forEach((chunk, idx) => insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs));
     })();
   }
@@ -164,6 +168,11 @@ export class JobStore {
     this.db
       .prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'")
       .run(message, id);
+  }
+
+  /** Gives a job the user's title. */
+  rename(id: string, title: string): void {
+    this.db.prepare('UPDATE jobs SET custom_title = ? WHERE id = ?').run(title, id);
   }
 
   delete(id: string): void {

@@ -40,4 +40,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN title TEXT NOT NULL DEFAULT '';
   UPDATE jobs SET title = COALESCE((SELECT substr(text, 1, 80) FROM chunks WHERE chunks.job_id = jobs.id AND chunks.idx = 0), '');
   `,
+  // 3: a title given by the user (PATCH /jobs/{id}); null shows the title made from the text
+  `
+  ALTER TABLE jobs ADD COLUMN custom_title TEXT;
+  `,
 ];
