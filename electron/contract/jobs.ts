@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { codePoints } from './text';
 
 /** A job waiting in the queue is "running" too. */
 export const JobStatus = Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
@@ -6,7 +7,9 @@ export type JobStatus = Static<typeof JobStatus>;
 
 export const Job = Type.Object({
   job_id: Type.String(),
-  title: Type.String({ description: 'The start of the text, at most 80 characters, to tell jobs apart' }),
+  title: Type.String({
+    description: 'The title given with PATCH /jobs/{id}; else the start of the text, at most 80 characters, to tell jobs apart',
+  }),
   status: JobStatus,
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
   engine: Type.String(),
@@ -40,6 +43,35 @@ export type Job = Static<typeof Job>;
 
 export const JobParams = Type.Object({ id: Type.String() });
 
+/** Longest title a job can be given (code points, after trimming). */
+export const TITLE_MAX_CHARS = 200;
+
+export const JobPatch = Type.Object(
+  {
+    title: Type.String({
+      description: `A new title: 1 to ${TITLE_MAX_CHARS} characters after trimming, one line, no control characters`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type JobPatch = Static<typeof JobPatch>;
+
+/** Control characters and line or paragraph separators: a title is one line of visible text. */
+const NOT_IN_TITLE = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A title as it is stored: trimmed, checked. Returns the title, or why it cannot be one; the
+ * gateway answers that reason with 400, the studio shows it before sending.
+ */
+export function checkTitle(raw: string): { title: string } | { problem: string } {
+  const title = raw.trim();
+  if (!title) return { problem: 'A title needs at least one visible character.' };
+  if (NOT_IN_TITLE.test(title)) return { problem: 'A title is one line: no control characters or line breaks.' };
+  const length = codePoints(title);
+  if (length > TITLE_MAX_CHARS) return { problem: `A title has at most ${TITLE_MAX_CHARS} characters; this one has ${length}.` };
+  return { title };
+}
+
 export const JobList = Type.Object({
   jobs: Type.Array(Job),
   /** Pass as `cursor` for the next (older) page; absent on the last page. */
@@ -65,9 +97,9 @@ export type JobPeaks = Static<typeof JobPeaks>;
 
 /**
  * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type,
- * the data a Job as JSON.
+ * the data a Job as JSON. "renamed": the job was given a title (PATCH /jobs/{id}).
  */
-export const JOB_EVENT_TYPES = ['progress', 'done', 'failed'] as const;
+export const JOB_EVENT_TYPES = ['progress', 'done', 'failed', 'renamed'] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
 /** One event of those streams: its name and the job after it. */

@@ -53,6 +53,8 @@ export function assertQueueRoom(store: JobStore, bounds: QueueBounds, characters
 /** What a new job is, besides its chunks and voice. */
 export interface NewJob extends Prosody {
   title: string;
+  /** The user's title, kept when a job is retried. */
+  customTitle?: string | null;
   characters: number;
   /** When its audio expires; null keeps it until deleted. */
   expiresAt: string | null;
@@ -73,10 +75,21 @@ export async function admitJob(
   // after the wait: the queue is checked and the job inserted in one go
   assertQueueRoom(store, bounds, job.characters);
   const id = randomUUID();
-  const { title, characters, rate, pitch, volume, expiresAt } = job;
+  const { title, customTitle = null, characters, rate, pitch, volume, expiresAt } = job;
   const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
   store.insert(
-    { id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt },
+    {
+      id,
+      title,
+      custom_title: customTitle,
+      characters,
+      rate,
+      pitch,
+      volume,
+      ...voice,
+      created_at: new Date().toISOString(),
+      expires_at: expiresAt,
+    },
     chunks,
   );
   return store.get(id)!;

@@ -74,13 +74,22 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /** A new job with the text and settings of an earlier one. */
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
     const chunks = this.options.store.chunks(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms }));
-    const { title, characters, rate, pitch, volume } = row;
-    return this.admit(resolved, chunks, { title, characters, rate, pitch, volume, expiresAt });
+    const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
+    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt });
   }
 
   /** Stops a running job for good: it fails with the code "cancelled". */
   cancel(id: string): void {
     this.fail(id, { code: 'cancelled', message: 'The job was cancelled.' });
+  }
+
+  /** Gives a job the user's title (checked by the caller). */
+  rename(id: string, title: string): JobRow {
+    const { store } = this.options;
+    store.rename(id, title);
+    const row = store.get(id)!;
+    this.emit('job', { type: 'renamed', job: row });
+    return row;
   }
 
   /** Deletes a finished job with its audio. */

@@ -1,4 +1,4 @@
-import { ApiError, type Job, type JobEvent, type JobList, type JobStatus } from '../contract';
+import { ApiError, checkTitle, type Job, type JobEvent, type JobList, type JobStatus } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
@@ -82,10 +82,23 @@ export class JobService {
     return null;
   }
 
+  /** Gives a job a title of the user's; any job, running or ended. */
+  rename(id: string, raw: string): Job {
+    const checked = checkTitle(raw);
+    if ('problem' in checked) throw new ApiError('invalid_request', checked.problem);
+    return toJobView(this.runner.rename(this.row(id).id, checked.title));
+  }
+
+  /**
+   * Queues a failed job again as a new job, which replaces it: the failed one is removed once the
+   * new one is accepted, so retries do not leave twins in the list.
+   */
   async retry(id: string): Promise<Job> {
     const row = this.row(id);
     if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
-    return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
+    const retried = await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob());
+    await this.runner.delete(id);
+    return toJobView(retried);
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */
@@ -136,7 +149,7 @@ export class JobService {
 
   private row(id: string): JobRow {
     const row = JOB_ID.test(id) ? this.store.get(id) : undefined;
-    if (!row) throw new ApiError('job_not_found', `No job "${id}".`);
+    if (!row) throw notFound(id);
     return row;
   }
 
@@ -163,6 +176,8 @@ export class JobService {
     return row;
   }
 }
+
+const notFound = (id: string) => new ApiError('job_not_found', `No job "${id}".`);
 
 const toEvent = (change: JobChange): JobEvent => ({ type: change.type, job: toJobView(change.job) });
 

@@ -67,7 +67,9 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
   });
 }
 
-/** A body the route accepts when it speaks text ({"text": "Hi."}), else an empty object. */
+/** A body the route accepts: {"text": "Hi."} when it speaks text, {"title": …} when it renames, else an empty object. */
 export function sampleBody(route: ApiRoute): Record<string, unknown> {
-  return route.body?.properties?.text ? { text: 'Hi.' } : {};
+  if (route.body?.properties?.text) return { text: 'Hi.' };
+  if (route.body?.properties?.title) return { title: 'Chapter one' };
+  return {};
 }

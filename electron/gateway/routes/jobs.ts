@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
+import { ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPatch, JobPeaks } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
@@ -43,6 +43,17 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
     },
   });
 
+  app.patch('/jobs/:id', {
+    schema: {
+      tags: ['jobs'],
+      summary: 'Rename a job: its title, 1 to 200 characters after trimming, one line',
+      params: JobParams,
+      body: JobPatch,
+      response: { 200: Job, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => jobs.rename(request.params.id, request.body.title),
+  });
+
   app.delete('/jobs/:id', {
     schema: {
       tags: ['jobs'],
@@ -59,7 +70,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.post('/jobs/:id/retry', {
     schema: {
       tags: ['jobs'],
-      summary: 'Queue a failed job again, as a new job',
+      summary: 'Queue a failed job again, as a new job that replaces it (the failed job is removed)',
       params: JobParams,
       response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
