@@ -24,6 +24,7 @@ import {
   TTS_ROOT,
   type ErrorCode,
   type JobEventType,
+  type JobPatch,
   type JobStatus,
   type PreviewBody,
   type Settings,
@@ -135,6 +136,12 @@ export class OratorClient {
     if (query.status) params.set('status', query.status);
     const search = params.size > 0 ? `?${params}` : '';
     return checked<JobList>(JobList, await this.json(`${JOBS_PATH}${search}`), 'job list');
+  }
+
+  /** Gives a job a title of the user's; answers the job as it is now. */
+  async renameJob(id: string, title: string) {
+    const response = await this.send(jobPath(id), { method: 'PATCH', body: JSON.stringify({ title } satisfies JobPatch) });
+    return checked<Job>(Job, await jsonBody(response), 'job');
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { OratorClient } from '../api/client';
 import { ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
+import { addSample, type ProgressSample } from '../lib/throughput';
 import type { SliceCreator, Store } from './types';
 
 const PAGE = 100;
@@ -14,14 +15,19 @@ export interface JobsSlice {
   jobsCursor: string | null;
   /** Per-job action errors, shown on the job's row. */
   jobErrors: Record<string, string>;
+  /** Progress of running jobs as seen arriving, to measure their throughput (lib/throughput.ts). */
+  jobProgress: Record<string, ProgressSample[]>;
   setJobsSync(mode: JobsSlice['jobsSync']): void;
   loadJobs(): Promise<void>;
   loadOlderJobs(): Promise<void>;
   upsertJob(job: Job): void;
   refreshJob(id: string): Promise<void>;
-  cancelJob(id: string): Promise<void>;
-  deleteJob(id: string): Promise<void>;
-  retryJob(id: string): Promise<void>;
+  /** Actions on one job resolve to whether they succeeded; an error shows on the job's row. */
+  renameJob(id: string, title: string): Promise<boolean>;
+  cancelJob(id: string): Promise<boolean>;
+  deleteJob(id: string): Promise<boolean>;
+  /** Resolves to the id of the new job that replaces the failed one, or null. */
+  retryJob(id: string): Promise<string | null>;
 }
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
@@ -36,21 +42,27 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
   };
   const forget = (id: string) => {
     const { [id]: _job, ...jobs } = get().jobs;
-    set({ jobs });
+    const { [id]: _progress, ...jobProgress } = get().jobProgress;
+    set({ jobs, jobProgress });
     clearActionError(id);
     const current = get().current;
     if (current?.kind === 'job' && current.jobId === id) get().closePlayer();
   };
-  /** Runs an action on one job: a job that no longer exists leaves the list, other errors show on its row. */
-  const onJob = async (id: string, action: (client: OratorClient) => Promise<void>) => {
+  /**
+   * Runs an action on one job: a job that no longer exists leaves the list, other errors show on
+   * its row. Resolves to whether the action succeeded.
+   */
+  const onJob = async (id: string, action: (client: OratorClient) => Promise<void>): Promise<boolean> => {
     const client = get().client;
-    if (!client) return;
+    if (!client) return false;
     clearActionError(id);
     try {
       await action(client);
+      return true;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'job_not_found') forget(id);
       else actionError(id, error);
+      return false;
     }
   };
 
@@ -60,6 +72,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     jobsError: null,
     jobsCursor: null,
     jobErrors: {},
+    jobProgress: {},
 
     setJobsSync: (jobsSync) => set({ jobsSync }),
 
@@ -87,12 +100,24 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     },
 
     upsertJob(job) {
-      set({ jobs: { ...get().jobs, [job.job_id]: job } });
+      const id = job.job_id;
+      const { [id]: samples = [], ...otherProgress } = get().jobProgress;
+      const jobProgress =
+        job.status === 'running'
+          ? { ...otherProgress, [id]: addSample(samples, { at: Date.now(), done: job.progress.done }) }
+          : otherProgress;
+      set({ jobs: { ...get().jobs, [id]: job }, jobProgress });
     },
 
-    refreshJob: (id) =>
-      onJob(id, async (client) => {
+    async refreshJob(id) {
+      await onJob(id, async (client) => {
         get().upsertJob(await client.job(id));
+      });
+    },
+
+    renameJob: (id, title) =>
+      onJob(id, async (client) => {
+        get().upsertJob(await client.renameJob(id, title));
       }),
 
     /** A running job is cancelled (it stays, failed with "cancelled"). */
@@ -110,12 +135,16 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
         forget(id);
       }),
 
-    /** Queues a failed job again; the new job appears at the top. */
-    retryJob: (id) =>
-      onJob(id, async (client) => {
-        const accepted = await client.retryJob(id);
-        await get().refreshJob(accepted.job_id);
-      }),
+    /** Queues a failed job again; the new job replaces it (the gateway deletes the failed one). */
+    async retryJob(id) {
+      let replacement: string | null = null;
+      await onJob(id, async (client) => {
+        replacement = (await client.retryJob(id)).job_id;
+        forget(id);
+        await get().refreshJob(replacement);
+      });
+      return replacement;
+    },
   };
 };
 
