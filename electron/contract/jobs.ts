@@ -79,11 +79,32 @@ export const JobList = Type.Object({
 });
 export type JobList = Static<typeof JobList>;
 
+/** Longest search of the job list (code points). */
+export const JOB_SEARCH_MAX_CHARS = 200;
+
+/** The job list's page, filters, search and order: by creation (newest first), title (A to Z) or duration (longest first). */
 export const JobListQuery = Type.Object({
   limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: '1 to 200, default 50' })),
   cursor: Type.Optional(Type.String()),
   status: Type.Optional(JobStatus),
+  q: Type.Optional(
+    Type.String({
+      description: `Jobs whose title or text holds this, ignoring case (ASCII letters) and runs of whitespace; up to ${JOB_SEARCH_MAX_CHARS} characters`,
+    }),
+  ),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('created'), Type.Literal('title'), Type.Literal('duration')], {
+      description: '"created" (default, newest first), "title" (A to Z), "duration" (longest first; jobs without audio last)',
+    }),
+  ),
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description: 'Direction; default "desc" for created and duration, "asc" for title',
+    }),
+  ),
 });
+export type JobListQuery = Static<typeof JobListQuery>;
+export type JobSort = NonNullable<JobListQuery['sort']>;
 
 /** Precomputed waveform peaks, so a player can draw hours of audio without decoding it. */
 export const JobPeaks = Type.Object({

@@ -1,3 +1,4 @@
+import type { JobSort } from '../contract';
 import type { Db } from '../storage/database';
 import type { Chunk } from './chunker';
 import { assertTransition, type JobState } from './state';
@@ -49,12 +50,33 @@ export type NewJob = Pick<
   custom_title?: string | null;
 };
 
+export interface ListOrder {
+  by: JobSort;
+  descending: boolean;
+}
+
 export interface ListQuery {
   limit: number;
-  /** Exclusive: jobs older than this one (created_at, id). */
-  before?: { created_at: string; id: string };
+  order: ListOrder;
+  /** Exclusive: jobs after this one in the order (its sort key and id, as `list` gave them). */
+  after?: { key: string | number; id: string };
   states?: JobState[];
+  /** Jobs whose title or text holds this (ASCII letters of any case; whitespace as the chunks have it, single spaces). */
+  search?: string;
 }
+
+/** A listed job with the key it was sorted by, for the next page's cursor. */
+export type ListedJob = JobRow & { sort_key: string | number };
+
+/** The SQL a list is sorted by; jobs without audio come last whichever way durations go. */
+function sortKey({ by, descending }: ListOrder): string {
+  if (by === 'title') return 'COALESCE(custom_title, title) COLLATE NOCASE';
+  if (by === 'duration') return `COALESCE(duration_s, ${descending ? -1 : 1e300})`;
+  return 'created_at';
+}
+
+/** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** All SQL about jobs and their chunks. */
 export class JobStore {
@@ -76,19 +98,32 @@ export class JobStore {
     return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  list(query: ListQuery): JobRow[] {
+  list(query: ListQuery): ListedJob[] {
+    const key = sortKey(query.order);
+    const [direction, beyond] = query.order.descending ? ['DESC', '<'] : ['ASC', '>'];
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.states?.length) {
       where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
       params.push(...query.states);
     }
-    if (query.before) {
-      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
-      params.push(query.before.created_at, query.before.created_at, query.before.id);
+    if (query.search) {
+      where.push(
+        `(custom_title LIKE @pattern ESCAPE '\\' OR title LIKE @pattern ESCAPE '\\'
+          OR EXISTS (SELECT 1 FROM chunks WHERE chunks.job_id = jobs.id AND chunks.text LIKE @pattern ESCAPE '\\'))`,
+      );
     }
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return this.db.prepare(sql).all(...params, query.limit) as JobRow[];
+    if (query.after) {
+      where.push(`(${key} ${beyond} @afterKey OR (${key} = @afterKey AND id ${beyond} @afterId))`);
+    }
+    const sql = `SELECT *, ${key} AS sort_key FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${key} ${direction}, id ${direction} LIMIT @limit`;
+    const named = {
+      limit: query.limit,
+      ...(query.search ? { pattern: containing(query.search) } : {}),
+      ...(query.after ? { afterKey: query.after.key, afterId: query.after.id } : {}),
+    };
+    return this.db.prepare(sql).all(...params, named) as ListedJob[];
   }
 
   /** How many jobs are unfinished (waiting or running), and their characters together. */

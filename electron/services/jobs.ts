@@ -1,11 +1,21 @@
-import { ApiError, checkTitle, type Job, type JobEvent, type JobList, type JobStatus } from '../contract';
+import {
+  ApiError,
+  checkTitle,
+  codePoints,
+  JOB_SEARCH_MAX_CHARS,
+  type Job,
+  type JobEvent,
+  type JobList,
+  type JobListQuery,
+  type JobStatus,
+} from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
-import type { JobRow, JobStore } from '../jobs/store';
+import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
 import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -24,11 +34,7 @@ export interface JobEventFeed {
   isLast(event: JobEvent): boolean;
 }
 
-export interface ListParams {
-  limit?: string | undefined;
-  cursor?: string | undefined;
-  status?: JobStatus | undefined;
-}
+export type ListParams = { [K in keyof JobListQuery]?: JobListQuery[K] | undefined };
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
@@ -48,18 +54,24 @@ export class JobService {
     return toJobView(await this.withAudioChecked(this.row(id)));
   }
 
-  /** Newest first; `cursor` continues after the last job of the previous page. */
+  /**
+   * Newest first, or in the order asked for, optionally only jobs whose title or text holds `q`;
+   * `cursor` continues after the last job of the previous page.
+   */
   async list(params: ListParams): Promise<JobList> {
     const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
       throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
     }
-    const before = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
-    const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
+    const by = params.sort ?? 'created';
+    const order = { by, descending: (params.order ?? (by === 'title' ? 'asc' : 'desc')) === 'desc' };
+    const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, order);
+    const search = searchOf(params.q);
+    const rows = this.store.list({ limit: limit + 1, order, after, search, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
-    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
+    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last, order) } : {}) };
   }
 
   /**
@@ -185,13 +197,35 @@ function expired(row: JobRow): ApiError {
   return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);
 }
 
-function encodeCursor(row: JobRow): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+/** The search as chunks hold their text (runs of whitespace as one space); none when blank. */
+function searchOf(q: string | undefined): string | undefined {
+  const search = q?.replace(/\s+/g, ' ').trim();
+  if (!search) return undefined;
+  if (codePoints(search) > JOB_SEARCH_MAX_CHARS) {
+    throw new ApiError('invalid_request', `"q" has at most ${JOB_SEARCH_MAX_CHARS} characters.`);
+  }
+  return search;
 }
 
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  const [created_at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!created_at || !id || Number.isNaN(Date.parse(created_at)))
+/** A cursor names its order, so that it cannot continue a list sorted another way. */
+function encodeCursor(row: ListedJob, order: ListOrder): string {
+  return Buffer.from(JSON.stringify([order.by, order.descending, row.sort_key, row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, order: ListOrder): { key: string | number; id: string } {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parts = null;
+  }
+  if (!Array.isArray(parts) || parts.length !== 4) throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
+  const [by, descending, key, id] = parts as unknown[];
+  if (by !== order.by || descending !== order.descending) {
+    throw new ApiError('invalid_request', '"cursor" continues a list in another order; pass the same "sort" and "order".');
+  }
+  if ((typeof key !== 'string' && typeof key !== 'number') || typeof id !== 'string') {
     throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
-  return { created_at, id };
+  }
+  return { key, id };
 }
