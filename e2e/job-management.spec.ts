@@ -49,7 +49,7 @@ test('delete asks, naming the size; Keep keeps; Delete moves focus to the next r
   const { audio } = (await (await api(gateway, `/api/v1/tts/jobs/${newer}`)).json()) as { audio: { bytes: number } };
   const size = `${(audio.bytes / 1024).toFixed(0)} KB`;
   // The size is on the download button before anything is fetched.
-  await expect(row.getByRole('button', { name: /^Download job/ })).toContainText(size);
+  await expect(row.getByRole('button', { name: /^Download job/ })).toHaveText(size);
 
   const deleteButton = row.getByRole('button', { name: /^Delete job/ });
   await deleteButton.focus();
@@ -90,4 +90,42 @@ test('a running job shows its progress in percent and the time left', async ({ s
   expect(percent).toBeLessThan(100);
   await snap('jobs-progress');
   await api(gateway, `/api/v1/tts/jobs/${job_id}`, { method: 'DELETE' });
+});
+
+test('search finds a chapter by a word of its text; sort orders by title and duration', async ({ studio: page, gateway, snap }) => {
+  const chapters = {
+    seven: await finishedJob(gateway, 'Apache License. Chapter seven: the keeper finds the brass telescope.'),
+    two: await finishedJob(gateway, 'Apache License. Chapter two, the shortest.'),
+    nine: await finishedJob(
+      gateway,
+      'Apache License. Chapter nine is the longest of these chapters, by a good many words, so it reads longest.',
+    ),
+  };
+  await api(gateway, `/api/v1/tts/jobs/${chapters.two}`, { method: 'PATCH', body: JSON.stringify({ title: 'A chapter called two' }) });
+  const rows = page.locator('li.job');
+  const idsShown = async () => rows.evaluateAll((items) => items.map((li) => li.getAttribute('data-job-id')));
+  await expect(page.locator(`li.job[data-job-id="${chapters.nine}"]`)).toHaveAttribute('data-status', 'done');
+
+  const search = page.getByRole('searchbox', { name: 'Search jobs' });
+  await search.fill('BRASS telescope');
+  await expect.poll(idsShown).toEqual([chapters.seven]);
+  await expect(page.getByRole('heading', { name: 'Jobs' }).locator('..')).toContainText('1 found');
+  await snap('jobs-search');
+  await search.fill('no chapter says this');
+  await expect(rows).toHaveCount(0);
+  await expect(page.locator('.jobs .empty')).toHaveText('No job has “no chapter says this” in its title or text.');
+  await search.fill('');
+  await expect(page.locator(`li.job[data-job-id="${chapters.seven}"]`)).toBeVisible();
+
+  const sort = page.getByRole('combobox', { name: 'Sort jobs' });
+  await sort.selectOption({ label: 'Title A–Z' });
+  const titles = await page.locator('li.job .job-title').allTextContents();
+  expect(titles).toEqual([...titles].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+  expect(titles[0]).toBe('A chapter called two');
+  await sort.selectOption({ label: 'Longest first' });
+  await expect.poll(async () => (await idsShown())[0]).toBe(chapters.nine);
+  // The order is kept over a reload.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Sort jobs' })).toHaveValue('longest');
+  await expect.poll(async () => (await idsShown())[0]).toBe(chapters.nine);
 });

@@ -25,7 +25,7 @@ import {
   type ErrorCode,
   type JobEventType,
   type JobPatch,
-  type JobStatus,
+  type JobListQuery,
   type PreviewBody,
   type Settings,
   type SynthesizeBody,
@@ -129,11 +129,10 @@ export class OratorClient {
     return checked<Job>(Job, await this.json(jobPath(id)), 'job');
   }
 
-  async listJobs(query: { limit?: number; cursor?: string; status?: JobStatus } = {}) {
+  /** A page of the job list; the query's fields are the gateway's (JobListQuery), `limit` as a number. */
+  async listJobs(query: Omit<JobListQuery, 'limit'> & { limit?: number } = {}) {
     const params = new URLSearchParams();
-    if (query.limit !== undefined) params.set('limit', String(query.limit));
-    if (query.cursor) params.set('cursor', query.cursor);
-    if (query.status) params.set('status', query.status);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
     const search = params.size > 0 ? `?${params}` : '';
     return checked<JobList>(JobList, await this.json(`${JOBS_PATH}${search}`), 'job list');
   }

@@ -2,8 +2,9 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Job } from '../api/contract';
 import { useApp } from '../store';
-import { sortedJobs } from '../store/jobs-slice';
+import { sortedJobs } from '../store/job-order';
 import { DeleteJobDialog } from './DeleteJobDialog';
+import { JobListTools } from './JobListTools';
 import { JobRow } from './JobRow';
 import './jobs.css';
 
@@ -26,6 +27,7 @@ export function JobList() {
   const loadOlderJobs = useApp((s) => s.loadOlderJobs);
   const now = useNow(15_000);
   const running = jobs.filter((j) => j.status === 'running').length;
+  const search = useApp((s) => s.jobSearch.trim());
   const [deleting, setDeleting] = useState<Job | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Where focus goes once the list has rendered: a job's row by id, or the heading when none is left.
@@ -70,8 +72,11 @@ export function JobList() {
         <h2 id="jobs-title" ref={heading} tabIndex={-1}>
           Jobs
         </h2>
-        <span className="muted small">{running > 0 ? `${running} running` : `${jobs.length} total`}</span>
+        <span className="muted small" role="status">
+          {running > 0 ? `${running} running` : search ? `${jobs.length} found` : `${jobs.length} total`}
+        </span>
       </div>
+      <JobListTools />
       {error && (
         <p className="error" role="alert">
           {error}{' '}
@@ -81,7 +86,11 @@ export function JobList() {
         </p>
       )}
       {jobs.length === 0 && !error ? (
-        <p className="empty">Long texts become jobs. They appear here, and keep running while you work on something else.</p>
+        <p className="empty">
+          {search
+            ? `No job has “${search}” in its title or text.`
+            : 'Long texts become jobs. They appear here, and keep running while you work on something else.'}
+        </p>
       ) : (
         <ul className="job-list" aria-label="Jobs">
           {jobs.map((job) => (

@@ -78,7 +78,6 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
         </span>
         <span>{formatCount(job.characters)} chars</span>
         {job.audio && <span>{formatClock(job.audio.duration_s)}</span>}
-        {job.audio && <span>{size}</span>}
         <time className="job-age" dateTime={job.created_at} title={new Date(job.created_at).toLocaleString()}>
           {formatAge(job.created_at, now)}
         </time>
@@ -124,7 +123,8 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
               aria-label={`Download job ${name}, WAV, ${size}`}
               title={`${jobAudioFileName(id)}, ${size}`}
             >
-              Download <span className="job-size">{size}</span>
+              <DownloadIcon />
+              {size}
             </button>
           </>
         )}
@@ -157,3 +157,18 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
     </li>
   );
 }
+
+const DownloadIcon = () => (
+  <svg
+    viewBox="0 0 24 24"
+    width="15"
+    height="15"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+  >
+    <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+  </svg>
+);

@@ -43,6 +43,7 @@ export function createAppStore() {
           tab: s.tab,
           compareText: s.compareText,
           compareVoices: s.compareVoices,
+          jobOrder: s.jobOrder,
         }),
       },
     ),

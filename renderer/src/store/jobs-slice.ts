@@ -2,7 +2,8 @@ import type { OratorClient } from '../api/client';
 import { ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
 import { addSample, type ProgressSample } from '../lib/throughput';
-import type { SliceCreator, Store } from './types';
+import { JOB_ORDERS, type JobOrder } from './job-order';
+import type { SliceCreator } from './types';
 
 const PAGE = 100;
 
@@ -17,10 +18,17 @@ export interface JobsSlice {
   jobErrors: Record<string, string>;
   /** Progress of running jobs as seen arriving, to measure their throughput (lib/throughput.ts). */
   jobProgress: Record<string, ProgressSample[]>;
+  /** The list's search (titles and text, on the gateway) and order. */
+  jobSearch: string;
+  jobOrder: JobOrder;
   setJobsSync(mode: JobsSlice['jobsSync']): void;
+  /** Changes the search or order and loads the list again. */
+  setJobQuery(query: { search?: string; order?: JobOrder }): Promise<void>;
   loadJobs(): Promise<void>;
   loadOlderJobs(): Promise<void>;
   upsertJob(job: Job): void;
+  /** A job event from the stream: applied, unless a search is on and the job is not in its results. */
+  applyJobEvent(job: Job): void;
   refreshJob(id: string): Promise<void>;
   /** Actions on one job resolve to whether they succeeded; an error shows on the job's row. */
   renameJob(id: string, title: string): Promise<boolean>;
@@ -39,6 +47,12 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     if (!(id in get().jobErrors)) return;
     const { [id]: _, ...rest } = get().jobErrors;
     set({ jobErrors: rest });
+  };
+  /** The next page of the list as it is searched and ordered now. */
+  const page = (client: OratorClient, cursor?: string) => {
+    const { sort, order } = JOB_ORDERS[get().jobOrder];
+    const q = get().jobSearch.trim();
+    return client.listJobs({ limit: PAGE, sort, order, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
   };
   const forget = (id: string) => {
     const { [id]: _job, ...jobs } = get().jobs;
@@ -73,16 +87,26 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     jobsCursor: null,
     jobErrors: {},
     jobProgress: {},
+    jobSearch: '',
+    jobOrder: 'newest',
 
     setJobsSync: (jobsSync) => set({ jobsSync }),
 
-    /** The newest page (again, after a reconnect); older pages load on request. */
+    async setJobQuery({ search = get().jobSearch, order = get().jobOrder }) {
+      set({ jobSearch: search, jobOrder: order });
+      await get().loadJobs();
+    },
+
+    /** The first page (again, after a reconnect or a new search); later pages load on request. */
     async loadJobs() {
       const client = get().client;
       if (!client) return;
+      const asked = { search: get().jobSearch, order: get().jobOrder };
       try {
-        const page = await client.listJobs({ limit: PAGE });
-        set({ jobs: Object.fromEntries(page.jobs.map((j) => [j.job_id, j])), jobsCursor: page.next_cursor ?? null, jobsError: null });
+        const first = await page(client);
+        // a newer search or order has been asked for meanwhile: its answer wins
+        if (asked.search !== get().jobSearch || asked.order !== get().jobOrder) return;
+        set({ jobs: Object.fromEntries(first.jobs.map((j) => [j.job_id, j])), jobsCursor: first.next_cursor ?? null, jobsError: null });
       } catch (error) {
         if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
       }
@@ -92,8 +116,8 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       const { client, jobsCursor } = get();
       if (!client || !jobsCursor) return;
       try {
-        const page = await client.listJobs({ limit: PAGE, cursor: jobsCursor });
-        set({ jobs: { ...get().jobs, ...Object.fromEntries(page.jobs.map((j) => [j.job_id, j])) }, jobsCursor: page.next_cursor ?? null });
+        const next = await page(client, jobsCursor);
+        set({ jobs: { ...get().jobs, ...Object.fromEntries(next.jobs.map((j) => [j.job_id, j])) }, jobsCursor: next.next_cursor ?? null });
       } catch (error) {
         if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
       }
@@ -107,6 +131,11 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
           ? { ...otherProgress, [id]: addSample(samples, { at: Date.now(), done: job.progress.done }) }
           : otherProgress;
       set({ jobs: { ...get().jobs, [id]: job }, jobProgress });
+    },
+
+    applyJobEvent(job) {
+      if (get().jobSearch.trim() && !(job.job_id in get().jobs)) return;
+      get().upsertJob(job);
     },
 
     async refreshJob(id) {
@@ -147,11 +176,6 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     },
   };
 };
-
-/** Newest first. */
-export function sortedJobs(state: Pick<Store, 'jobs'>): Job[] {
-  return Object.values(state.jobs).sort((a, b) => b.created_at.localeCompare(a.created_at));
-}
 
 /** Part done, 0 to 1; a queued job with no chunks yet is 0. */
 export function jobFraction(job: Job): number {
