@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../contract';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
-import type { Chunk } from './chunker';
 import type { DiskBudget } from './disk-budget';
-import type { JobRow, JobStore } from './store';
+import type { JobRow, JobStore, NewChunk } from './store';
 
 /** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
 export interface QueueBounds {
@@ -67,7 +66,7 @@ export interface NewJob extends Prosody {
 export async function admitJob(
   deps: { store: JobStore; disk: DiskBudget; bounds: QueueBounds },
   resolved: ResolvedVoice,
-  chunks: Chunk[],
+  chunks: NewChunk[],
   job: NewJob,
 ): Promise<JobRow> {
   const { store, disk, bounds } = deps;

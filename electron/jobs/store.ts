@@ -1,6 +1,8 @@
 import type { JobSort } from '../contract';
 import type { Db } from '../storage/database';
+import type { SampleRange } from '../audio/pauses';
 import type { Chunk } from './chunker';
+import type { SentenceSpan } from './sentence-spans';
 import { assertTransition, type JobState } from './state';
 
 export interface JobRow {
@@ -38,9 +40,23 @@ export interface ChunkRow {
   done: number;
   samples: number | null;
   attempts: number;
+  /** JSON of SentenceSpan[]; null for jobs made before sentence timings. */
+  sentences: string | null;
+  /** JSON of SampleRange[], one per sentence, from the chunk's start; null until synthesized. */
+  sentence_samples: string | null;
 }
 
 export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
+
+/** A chunk to store: its text and pause, and where its sentences are in the job's text (null: not known). */
+export type NewChunk = Chunk & { sentences: SentenceSpan[] | null };
+
+/** What a job's sentence timings are made of, per chunk, parsed. */
+export interface ChunkTimingLayout extends ChunkLayout {
+  text: string;
+  sentences: SentenceSpan[] | null;
+  sentence_samples: SampleRange[] | null;
+}
 
 export type NewJob = Pick<
   JobRow,
@@ -78,19 +94,26 @@ function sortKey({ by, descending }: ListOrder): string {
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A chunk's stored sentence spans. */
+export function parseSpans(json: string | null): SentenceSpan[] | null {
+  return json === null ? null : (JSON.parse(json) as SentenceSpan[]);
+}
+
 /** All SQL about jobs and their chunks. */
 export class JobStore {
   constructor(private readonly db: Db) {}
 
-  insert(job: NewJob, chunks: Chunk[]): void {
+  insert(job: NewJob, chunks: NewChunk[]): void {
     const insertJob = this.db.prepare(
       `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
        VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
     );
-    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
+    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms, sentences) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       insertJob.run({ expires_at: null, custom_title: null, ...job, chunks_total: chunks.length });
-      chunks.forEach((chunk, idx) => insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs));
+      chunks.forEach((chunk, idx) =>
+        insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs, chunk.sentences ? JSON.stringify(chunk.sentences) : null),
+      );
     })();
   }
 
@@ -155,16 +178,32 @@ export class JobStore {
     return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
   }
 
+  /** What the sentence timings of a job are computed from, chunk by chunk. */
+  timingLayout(jobId: string): ChunkTimingLayout[] {
+    const rows = this.db
+      .prepare('SELECT idx, text, pause_ms, samples, sentences, sentence_samples FROM chunks WHERE job_id = ? ORDER BY idx')
+      .all(jobId) as (ChunkLayout & Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples'>)[];
+    return rows.map((row) => ({
+      ...row,
+      sentences: parseSpans(row.sentences),
+      sentence_samples: row.sentence_samples === null ? null : (JSON.parse(row.sentence_samples) as SampleRange[]),
+    }));
+  }
+
   countAttempt(jobId: string, idx: number): void {
     this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
   }
 
-  /** Records a finished chunk (its audio file is already in place) and returns the job's new count. */
-  chunkDone(jobId: string, idx: number, samples: number, sampleRate: number): number {
+  /**
+   * Records a finished chunk (its audio file is already in place) with where its sentences are in
+   * its audio, and returns the job's new count.
+   */
+  chunkDone(jobId: string, idx: number, audio: { samples: number; sampleRate: number; sentences: SampleRange[] | null }): number {
+    const { samples, sampleRate, sentences } = audio;
     return this.db.transaction(() => {
       const changed = this.db
-        .prepare('UPDATE chunks SET done = 1, samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
-        .run(samples, jobId, idx);
+        .prepare('UPDATE chunks SET done = 1, samples = ?, sentence_samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
+        .run(samples, sentences ? JSON.stringify(sentences) : null, jobId, idx);
       if (changed.changes) {
         this.db
           .prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?')

@@ -44,4 +44,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN custom_title TEXT;
   `,
+  // 4: sentence timings (GET /jobs/{id}/timings): each chunk's sentences, placed in the job's text
+  // at admission, and placed in the chunk's audio when it is synthesized (JSON; null before this)
+  `
+  ALTER TABLE chunks ADD COLUMN sentences TEXT;
+  ALTER TABLE chunks ADD COLUMN sentence_samples TEXT;
+  `,
 ];
