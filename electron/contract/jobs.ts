@@ -116,6 +116,23 @@ export const JobPeaks = Type.Object({
 });
 export type JobPeaks = Static<typeof JobPeaks>;
 
+/** One sentence of a finished job: when it is spoken and where it is in the job's text. */
+export const SentenceTiming = Type.Object({
+  start_s: Type.Number({ description: 'Seconds from the start of the audio' }),
+  end_s: Type.Number(),
+  text_start: Type.Integer({ description: "Offset in the job's text as it was sent, in code points" }),
+  text_end: Type.Integer({ description: 'Exclusive' }),
+  text: Type.String({ description: 'The sentence as spoken, each run of whitespace one space' }),
+  paragraph_end: Type.Optional(Type.Boolean({ description: 'The last sentence of a paragraph (a blank line follows it)' })),
+});
+export type SentenceTiming = Static<typeof SentenceTiming>;
+
+export const JobTimings = Type.Object({
+  duration_s: Type.Number(),
+  sentences: Type.Array(SentenceTiming),
+});
+export type JobTimings = Static<typeof JobTimings>;
+
 /**
  * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type,
  * the data a Job as JSON. "renamed": the job was given a title (PATCH /jobs/{id}).

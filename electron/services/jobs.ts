@@ -8,6 +8,7 @@ import {
   type JobList,
   type JobListQuery,
   type JobStatus,
+  type JobTimings,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
@@ -16,6 +17,7 @@ import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
+import { jobTimings } from '../jobs/timings';
 import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -126,6 +128,16 @@ export class JobService {
       if (error.code === 'ENOENT') throw this.audioMissing(id);
       throw error;
     });
+  }
+
+  /** Where each sentence of a finished job is in its audio and its text. */
+  async timings(id: string): Promise<JobTimings> {
+    const row = await this.playableRow(id);
+    const timings = jobTimings(this.store.timingLayout(id), row.sample_rate!);
+    if (!timings) {
+      throw new ApiError('timings_unavailable', `Job ${id} was made by a version of Orator that did not keep sentence timings.`);
+    }
+    return timings;
   }
 
   /**
