@@ -4,8 +4,11 @@ import { Type, type Static } from 'typebox';
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_request: 400,
+  invalid_executable: 400,
+  invalid_models_dir: 400,
   unauthorized: 401,
   forbidden_host: 403,
+  admin_required: 403,
   not_found: 404,
   engine_not_found: 404,
   job_not_found: 404,

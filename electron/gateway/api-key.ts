@@ -1,19 +1,6 @@
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readOrCreateValue } from '../storage/private-files';
-
-export const API_KEY_FILE = 'api-key';
-
-/**
- * Reads the key stored in the data dir, creating one (32 random bytes, base64url, mode 0600) on
- * first start. `created`: the key was made by this call (the only time it may be printed).
- */
-export async function loadOrCreateApiKey(dataDir: string): Promise<{ key: string; file: string; created: boolean }> {
-  const file = path.join(dataDir, API_KEY_FILE);
-  const { value, created } = await readOrCreateValue(file, () => randomBytes(32).toString('base64url'));
-  return { key: value, file, created };
-}
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
 export function keysMatch(given: string, expected: string): boolean {

@@ -31,6 +31,10 @@ export interface GatewayConfig {
   engineTimeoutMs: number;
   /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
+  /** The folder of user-supplied voice models; '' scans the default folders (defaultModelDirs). */
+  modelsDir: string;
+  /** A system engine's program by engine id, where it is not on PATH. */
+  engineExecutables: Record<string, string>;
   /** The built renderer to serve at "/", if any. */
   staticDir?: string | undefined;
 }
@@ -90,6 +94,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'retention-hours': { type: 'string' },
       'engine-timeout': { type: 'string' },
       'min-free-mb': { type: 'string' },
+      'models-dir': { type: 'string' },
+      'engine-executable': { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -112,5 +118,19 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
     minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
+    modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
+    engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map(engineExecutable)),
   };
+}
+
+function absolute(flag: string, file: string): string {
+  if (!path.isAbsolute(file)) throw new Error(`${flag} must be an absolute path, got "${file}"`);
+  return file;
+}
+
+/** "--engine-executable piper=/opt/piper/piper": the engine id, then its program. */
+function engineExecutable(given: string): [string, string] {
+  const match = /^([a-z0-9-]+)=(.+)$/.exec(given);
+  if (!match) throw new Error(`--engine-executable must be <engine id>=<absolute path>, e.g. piper=/opt/piper/piper; got "${given}"`);
+  return [match[1]!, absolute('--engine-executable', match[2]!)];
 }

@@ -9,7 +9,7 @@ import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
-import { hasKey, registerAuth } from './plugins/auth';
+import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
@@ -27,9 +27,10 @@ export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
-  /** The settings panel's routes; absent in tests that build a bare server. */
-  settings?: SettingsService;
+  settings: SettingsService;
   apiKey: () => string;
+  /** Opens the settings routes only. */
+  adminToken: () => string;
   /** Host headers accepted (name:port); read per request because the port is known only after listen. */
   allowedHosts: () => Set<string>;
   bodyLimit: number;
@@ -73,13 +74,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, deps.bodyLimit);
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);
-  registerAuth(app, deps.apiKey);
+  registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
 
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Orator TTS gateway', version: '1', description: 'Offline text-to-speech over HTTP on 127.0.0.1.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }],
     },
   });
@@ -91,7 +92,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(engineRoutes, { registry: deps.registry });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
-      if (deps.settings) await api.register(settingsRoutes, { settings: deps.settings });
+      await api.register(settingsRoutes, { settings: deps.settings });
     },
     { prefix: TTS_ROOT },
   );

@@ -8,8 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SETTINGS_PATH, type Job, type SettingsView } from '../contract';
+import type { Job, SettingsView } from '../contract';
 import { configFromArgs } from '../gateway/config';
+import { readSavedSettings } from '../settings/store';
 import { defaultDataDir } from '../storage/data-dir';
 import { startGateway } from '../gateway/start';
 import { IPC } from './bridge';
@@ -24,10 +25,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function launch(options: { lock?: boolean } = {}) {
+async function launch(options: { lock?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
   const double = createElectronDouble(options);
-  const env = { ORATOR_PORT: '0', ORATOR_DATA_DIR: userData };
+  const env: NodeJS.ProcessEnv = { ORATOR_PORT: '0', ORATOR_DATA_DIR: userData, ...options.env };
   const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env });
   cleanups.push(async () => {
     await desktop?.gateway.close().catch(() => {}); // already closed when the test quit
@@ -38,7 +39,7 @@ async function launch(options: { lock?: boolean } = {}) {
       ...init,
       headers: { authorization: `Bearer ${desktop!.gateway.apiKey}`, 'content-type': 'application/json', ...init.headers },
     });
-  return { ...double, desktop: desktop as Desktop, userData, api, window: double.windows[0]!, tray: double.trays[0]! };
+  return { ...double, desktop: desktop as Desktop, userData, env, api, window: double.windows[0]!, tray: double.trays[0]! };
 }
 
 describe('studio window', () => {
@@ -103,7 +104,7 @@ describe('studio window', () => {
   });
 
   it('hides to the tray on close by default, and closes when the settings say so', async () => {
-    const { window, api } = await launch();
+    const { window, invoke, desktop } = await launch();
     window.show();
     const close = () => {
       const event = new PreventableEvent();
@@ -112,8 +113,8 @@ describe('studio window', () => {
     };
     expect(close()).toBe(true);
     expect(window.visible).toBe(false);
-    const { settings } = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
-    await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, close_to_tray: false }) });
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
+    await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, close_to_tray: false });
     expect(close()).toBe(false);
   });
 });
@@ -166,7 +167,7 @@ describe('streaming job audio', () => {
     expect(await keyOf({ url: audio, pageUrl: 'https://evil.example/' })).toBeUndefined();
 
     // A regenerated key applies at once, replacing whatever key the request had.
-    const { api_key } = (await (await api('/api/v1/tts/settings/api-key', { method: 'POST', body: '{}' })).json()) as { api_key: string };
+    const api_key = await desktop.gateway.settings.regenerateApiKey();
     const renewed = await beforeSendHeaders({
       url: audio,
       pageUrl: STUDIO,
@@ -196,6 +197,48 @@ describe('preload bridge (IPC)', () => {
     await invoke(IPC.openDataFolder, { url: STUDIO });
     expect(calls.openedPaths).toEqual([userData]);
     await expect(invoke(IPC.openDataFolder, { url: 'file:///tmp/x.html' })).rejects.toThrow(/refused/);
+  });
+});
+
+describe('settings window (IPC, native confirmation)', () => {
+  it('saves limits at once, but a new engine program only after the person agrees in a native dialog', async () => {
+    const { invoke, calls, desktop, userData } = await launch();
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
+
+    const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, inline_threshold: 5 })) as SettingsView;
+    expect(limits.settings.inline_threshold).toBe(5);
+    expect(calls.questions).toEqual([]);
+
+    const withProgram = { ...settings, engine_executables: { 'espeak-ng-system': '/usr/bin/espeak-ng' } };
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, withProgram)).rejects.toThrow(/not confirmed/);
+    expect(calls.questions[0]).toMatchObject({ message: 'Let Orator run this?', buttons: ['Save', 'Cancel'] });
+    expect(calls.questions[0]!.detail).toContain('Run /usr/bin/espeak-ng as the espeak-ng-system engine');
+    expect(readSavedSettings(userData).engine_executables).toBeUndefined();
+
+    calls.answers.push('Save');
+    await invoke(IPC.saveSettings, { url: STUDIO }, withProgram);
+    expect(readSavedSettings(userData).engine_executables).toEqual({ 'espeak-ng-system': '/usr/bin/espeak-ng' });
+
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, port: 'x' })).rejects.toThrow(/port must be integer/);
+    await expect(invoke(IPC.saveSettings, { url: 'https://evil.example/' }, settings)).rejects.toThrow(/refused/);
+  });
+
+  it('replaces the key only after the person agrees', async () => {
+    const { invoke, calls, desktop } = await launch();
+    const before = desktop.gateway.apiKey;
+    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO })).rejects.toThrow(/not replaced/);
+    expect(desktop.gateway.apiKey).toBe(before);
+    calls.answers.push('Replace key');
+    const key = await invoke(IPC.regenerateApiKey, { url: STUDIO });
+    expect(key).toBe(desktop.gateway.apiKey);
+    expect(key).not.toBe(before);
+    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO, subframe: true })).rejects.toThrow(/refused/);
+  });
+
+  it('takes ORATOR_API_KEY out of the environment the processes it starts inherit', async () => {
+    const { env, desktop } = await launch({ env: { ORATOR_API_KEY: 'a-key-from-the-environment' } });
+    expect(desktop.gateway.apiKey).toBe('a-key-from-the-environment');
+    expect(env.ORATOR_API_KEY).toBeUndefined();
   });
 });
 
