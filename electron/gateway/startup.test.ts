@@ -99,7 +99,9 @@ describe('the start-up line', () => {
     );
     const second = await startOnTerminal(dataDir);
     expect(second).toMatch(
-      new RegExp(`^Orator gateway at http://127\\.0\\.0\\.1:\\d+/ · instance ${instance} · API key in ${dataDir}/api-key · admin token in ${dataDir}/admin-token$`),
+      new RegExp(
+        `^Orator gateway at http://127\\.0\\.0\\.1:\\d+/ · instance ${instance} · API key in ${dataDir}/api-key · admin token in ${dataDir}/admin-token$`,
+      ),
     );
     expect(second).not.toContain(key);
   });
@@ -107,7 +109,9 @@ describe('the start-up line', () => {
   it('never shows the key into a pipe (a log, journald, docker logs), even at the first start', async () => {
     const dataDir = path.join(root, 'piped');
     const gateway = await serve(['--data-dir', dataDir]);
-    expect(gateway.output()).toMatch(/^Orator gateway at http:\/\/127\.0\.0\.1:\d+\/ · instance [\w-]{12} · API key in \S+\/api-key · admin token in \S+\/admin-token\n$/);
+    expect(gateway.output()).toMatch(
+      /^Orator gateway at http:\/\/127\.0\.0\.1:\d+\/ · instance [\w-]{12} · API key in \S+\/api-key · admin token in \S+\/admin-token\n$/,
+    );
     expect(gateway.output()).not.toContain(gateway.apiKey);
     expect((await gateway.api('/api/v1/tts/engines')).status).toBe(200);
   });
