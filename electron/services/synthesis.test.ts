@@ -13,7 +13,12 @@ let service: SynthesisService;
 beforeEach(async () => {
   h = await startJobHarness();
   h.runner.pause(); // jobs stay queued: these tests are about what the service hands over
-  service = new SynthesisService(h.registry, h.runner, { inlineThreshold: 20, maxTextLength: 100, previewMaxChars: 60 }, () => EXPIRY);
+  service = new SynthesisService(
+    h.registry,
+    h.runner,
+    () => ({ inlineThreshold: 20, maxTextLength: 100, previewMaxChars: 60 }),
+    () => EXPIRY,
+  );
 });
 afterEach(() => h.close());
 
