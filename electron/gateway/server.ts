@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { INTERNAL_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
 import type { SettingsService } from '../settings/service';
@@ -21,6 +21,7 @@ import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
+import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
 
 export interface ServerDeps {
@@ -38,6 +39,8 @@ export interface ServerDeps {
   logger?: boolean;
   /** This data folder's gateway id (whoami). */
   instance: string;
+  /** The worker hosts' routes, with the Redis queue only. */
+  internal?: InternalOptions | undefined;
   /** Where one line per request goes (request-log.ts); none in tests that build a bare server. */
   requestLog?: { write(line: string): void };
 }
@@ -96,6 +99,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     { prefix: TTS_ROOT },
   );
+
+  if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 
   if (deps.staticDir && existsSync(deps.staticDir)) {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });
