@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ChunkHandler, ChunkQueue } from '../jobs/chunk-queue';
+import { FleetEngines } from '../jobs/redis/fleet-engines';
 import { RedisChunkQueue } from '../jobs/redis/redis-chunk-queue';
 import type { JobStore } from '../jobs/store';
 import { loadOrCreateSecretFile, WORKER_TOKEN_FILE } from '../storage/credentials';
@@ -12,6 +13,7 @@ export interface QueueBackend {
   chunkQueue?: (handler: ChunkHandler) => ChunkQueue;
   internal?: Omit<InternalOptions, 'instance'>;
   workerTokenFile?: string;
+  fleet?: FleetEngines;
 }
 
 /**
@@ -33,5 +35,6 @@ export async function queueBackend(config: GatewayConfig, store: JobStore): Prom
       chunks: { receive: (...args) => queue!.receive(...args) },
     },
     workerTokenFile,
+    fleet: new FleetEngines(url),
   };
 }

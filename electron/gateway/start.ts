@@ -133,6 +133,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       instance,
       requestLog,
       internal: backend.internal && { ...backend.internal, instance },
+      fleet: backend.fleet,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -169,6 +170,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
         await pool.close();
+        backend.fleet?.close();
         db.close();
         requestLog.close();
         await unlock();

@@ -47,7 +47,8 @@ export function workerConfigFromArgs(argv: string[], env: NodeJS.ProcessEnv = pr
   const queue = queueUrl(values.queue ?? env.ORATOR_QUEUE);
   if (!queue) throw new Error('A worker host needs --queue redis://host:6379 (or ORATOR_QUEUE): the Redis of its gateway.');
   const tokenFile = values['worker-token-file'] ?? env.ORATOR_WORKER_TOKEN_FILE;
-  if (!tokenFile) throw new Error("A worker host needs --worker-token-file (or ORATOR_WORKER_TOKEN_FILE): a copy of the gateway's worker-token.");
+  if (!tokenFile)
+    throw new Error("A worker host needs --worker-token-file (or ORATOR_WORKER_TOKEN_FILE): a copy of the gateway's worker-token.");
   return {
     queue,
     gateway: gatewayUrl(values.gateway ?? env.ORATOR_GATEWAY),
@@ -59,7 +60,8 @@ export function workerConfigFromArgs(argv: string[], env: NodeJS.ProcessEnv = pr
       Math.min(os.availableParallelism(), SETTING_BOUNDS.workers.maximum),
       SETTING_BOUNDS.workers,
     ),
-    stalledAfterMs: 1000 * integer('--stalled-after', values['stalled-after'], WORKER_DEFAULTS.stalledAfterS, { minimum: 2, maximum: 3600 }),
+    stalledAfterMs:
+      1000 * integer('--stalled-after', values['stalled-after'], WORKER_DEFAULTS.stalledAfterS, { minimum: 2, maximum: 3600 }),
     chunksPerMinute: integer('--chunks-per-minute', values['chunks-per-minute'], WORKER_DEFAULTS.chunksPerMinute, { minimum: 0 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
     modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
@@ -75,6 +77,7 @@ function gatewayUrl(given: string | undefined): string {
   } catch {
     throw new Error(`--gateway must be the gateway's URL, e.g. http://gateway:5700; got "${given}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--gateway must be an http:// or https:// URL; got "${given}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`--gateway must be an http:// or https:// URL; got "${given}"`);
   return url.origin;
 }

@@ -51,7 +51,8 @@ export class GatewayClient {
         if (signal.aborted || !isNetworkError(error)) throw error;
         problem = (error as Error).message;
       }
-      if (delay === MAX_RETRY_DELAY_MS) console.warn(`Orator worker: the gateway cannot take chunk ${idx} of job ${jobId} yet (${problem}); trying again.`);
+      if (delay === MAX_RETRY_DELAY_MS)
+        console.warn(`Orator worker: the gateway cannot take chunk ${idx} of job ${jobId} yet (${problem}); trying again.`);
       await sleep(delay, undefined, { signal });
     }
   }

@@ -93,7 +93,9 @@ export async function startWorkerHost(config: WorkerHostConfig, options: { worke
       ...(config.chunksPerMinute ? { limiter: { max: config.chunksPerMinute, duration: 60_000 } } : {}),
     });
     worker.on('error', (error: Error) => console.warn(`Orator worker: ${voice}: ${error.message}`));
-    worker.on('failed', (job, error) => console.warn(`Orator worker: chunk ${job?.data.idx} of job ${job?.data.job} failed: ${error.message}`));
+    worker.on('failed', (job, error) =>
+      console.warn(`Orator worker: chunk ${job?.data.idx} of job ${job?.data.job} failed: ${error.message}`),
+    );
     workers.set(voice, worker);
   };
   const follow = async () => {

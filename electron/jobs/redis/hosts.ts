@@ -21,11 +21,7 @@ export interface HostAdvert {
  * and a sorted set of host ids by heartbeat lets the gateway list them without scanning keys.
  */
 export async function advertise(client: Redis, advert: HostAdvert): Promise<void> {
-  await client
-    .multi()
-    .set(hostKey(advert.id), JSON.stringify(advert), 'PX', HOST_TTL_MS)
-    .zadd(HOSTS_KEY, Date.now(), advert.id)
-    .exec();
+  await client.multi().set(hostKey(advert.id), JSON.stringify(advert), 'PX', HOST_TTL_MS).zadd(HOSTS_KEY, Date.now(), advert.id).exec();
 }
 
 /** A host that stops cleanly leaves at once rather than when its advert expires. */

@@ -62,7 +62,9 @@ export class RedisChunkQueue implements ChunkQueue {
     this.jobs.delete(jobId);
     job.abort.abort();
     await Promise.allSettled([...job.saving]);
-    await this.withdraw(job).catch((error: Error) => console.warn(`Orator could not withdraw the chunks of job ${jobId}: ${error.message}`));
+    await this.withdraw(job).catch((error: Error) =>
+      console.warn(`Orator could not withdraw the chunks of job ${jobId}: ${error.message}`),
+    );
     await this.publishWanted();
   }
 
