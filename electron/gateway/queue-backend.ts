@@ -27,14 +27,15 @@ export async function queueBackend(config: GatewayConfig, store: JobStore): Prom
   const workerTokenFile = config.workerTokenFile ?? path.join(config.dataDir, WORKER_TOKEN_FILE);
   await loadOrCreateSecretFile(workerTokenFile);
   const workerToken = readSecretFile(workerTokenFile, 'worker token');
+  const fleet = new FleetEngines(url);
   let queue: RedisChunkQueue | undefined;
   return {
-    chunkQueue: (handler) => (queue = new RedisChunkQueue(url, store, handler)),
+    chunkQueue: (handler) => (queue = new RedisChunkQueue(url, store, handler, fleet)),
     internal: {
       workerToken,
       chunks: { receive: (...args) => queue!.receive(...args) },
     },
     workerTokenFile,
-    fleet: new FleetEngines(url),
+    fleet,
   };
 }

@@ -114,6 +114,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   }
 
   private async admit(resolved: ResolvedVoice, chunks: Chunk[], job: Parameters<typeof admitJob>[3]): Promise<JobRow> {
+    await this.queue.assertServes?.(resolved.voice.id);
     const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
     this.activate(row);
     return row;

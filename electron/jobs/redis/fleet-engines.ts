@@ -39,6 +39,12 @@ export class FleetEngines {
     return { ...summary, voices: voices ?? (local as EngineDetail).voices };
   }
 
+  /** Whether a live worker host has the voice. */
+  async serves(voice: string): Promise<boolean> {
+    const hosts = await this.hosts();
+    return hosts.some((host) => host.engines.some((engine) => engine.voices.some((v) => v.id === voice)));
+  }
+
   close(): void {
     this.client.disconnect();
   }

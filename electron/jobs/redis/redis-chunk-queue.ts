@@ -2,6 +2,7 @@ import { ApiError } from '../../contract';
 import type { Pcm } from '../../audio/pcm';
 import type { ChunkHandler, ChunkQueue } from '../chunk-queue';
 import type { JobRow, JobStore } from '../store';
+import type { FleetEngines } from './fleet-engines';
 import { chunkTaskId, failureOf, TASK_OPTIONS, type ChunkTask } from './names';
 import { VoiceQueues } from './voice-queues';
 
@@ -43,11 +44,21 @@ export class RedisChunkQueue implements ChunkQueue {
     url: string,
     private readonly store: JobStore,
     private readonly handler: ChunkHandler,
+    private readonly fleet: FleetEngines,
   ) {
     this.voices = new VoiceQueues(url, {
       active: (taskId) => this.tracked(taskId) && this.handler.starting(jobOf(taskId)),
       failed: (taskId, reason) => this.tracked(taskId) && this.handler.failed(jobOf(taskId), failureOf(reason)),
     });
+  }
+
+  async assertServes(voice: string): Promise<void> {
+    if (await this.fleet.serves(voice)) return;
+    throw new ApiError(
+      'engine_unavailable',
+      `No worker host serves the voice ${voice} now: start one that has it (docs/scale.md), or choose another voice.`,
+      { retryAfterS: 30 },
+    );
   }
 
   add(row: JobRow): void {
