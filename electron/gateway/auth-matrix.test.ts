@@ -6,7 +6,6 @@
  * is: the TTS key opens speech, the admin token opens settings, neither opens the other's routes.
  */
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH, TTS_ROOT } from '../contract';
@@ -84,13 +83,11 @@ function expected(credential: Credential, row: Row): 'through' | 'admin_required
 }
 
 let gateway: TestGateway;
-let adminToken: string;
 let rows: Row[];
 
 beforeAll(async () => {
   const staticDir = path.resolve('dist/renderer');
   gateway = await startTestGateway({ staticDir });
-  adminToken = (await readFile(gateway.adminTokenFile, 'utf8')).trim();
   const routes = await apiRoutes(gateway.url);
   const api = routes.flatMap((route) => {
     const row = { path: routePath(route, { engines: 'espeak-ng' }), opens: opensOf(route) };
@@ -122,7 +119,7 @@ describe('auth matrix', () => {
     for (const credential of CREDENTIALS) {
       for (const row of rows) {
         const key = gateway.apiKey;
-        const { headers = {}, query } = credential.present(key, adminToken);
+        const { headers = {}, query } = credential.present(key, gateway.adminToken);
         const reply = await send(gateway.port, request(row, headers, query));
         const outcome = outcomeOf(reply, row.method);
         const where = `${credential.name} | ${row.method} ${row.path}`;

@@ -4,7 +4,6 @@
  * it answers a clean request where it does not read that input; never a 5xx, a hang or another
  * format. Then the gateway must still synthesize.
  */
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobPath, TTS_ROOT } from '../contract';
 import { apiRoutes, readsBody, routePath, sampleBody, type ApiRoute } from '../testing/api-routes';
@@ -24,7 +23,6 @@ let gateway: TestGateway;
 /** Real ids for path parameters, by the collection before them; DELETE gets an id that does not exist. */
 let ids: Record<string, string>;
 let routes: ApiRoute[];
-let adminToken: string;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ maxTextLength: MAX_TEXT });
@@ -33,7 +31,6 @@ beforeAll(async () => {
   expect((await waitForJob(gateway, job_id)).status).toBe('done');
   ids = { engines: 'espeak-ng', jobs: job_id };
   routes = await apiRoutes(gateway.url);
-  adminToken = (await readFile(gateway.adminTokenFile, 'utf8')).trim();
 });
 afterAll(() => gateway.stop());
 
@@ -43,13 +40,13 @@ afterAll(() => gateway.stop());
  */
 async function answer(request: HostileCase['request'], route: ApiRoute): Promise<Answer> {
   for (;;) {
-    const key = route.schemes.includes('bearer') ? gateway.apiKey : adminToken;
+    const key = route.schemes.includes('bearer') ? gateway.apiKey : gateway.adminToken;
     const auth = `Host: 127.0.0.1:${gateway.port}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n`;
     const result =
       'bytes' in request
         ? await sendBytes(gateway.port, request.bytes(auth))
         : await send(gateway.port, { ...request, headers: { authorization: `Bearer ${key}`, ...request.headers } });
-    if (result.status !== 401 || gateway.apiKey === key || key === adminToken) return result;
+    if (result.status !== 401 || gateway.apiKey === key || key === gateway.adminToken) return result;
   }
 }
 
@@ -102,7 +99,7 @@ describe('bad-input matrix', () => {
 
   it('serves other clients while slow bodies trickle in, and answers each slow body once it is complete', async () => {
     const auth = (route?: ApiRoute) => ({
-      authorization: `Bearer ${route && !route.schemes.includes('bearer') ? adminToken : gateway.apiKey}`,
+      authorization: `Bearer ${route && !route.schemes.includes('bearer') ? gateway.adminToken : gateway.apiKey}`,
       'content-type': 'application/json',
     });
     const trickle = { bytes: 2, delayMs: 50 };

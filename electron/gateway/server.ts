@@ -24,6 +24,7 @@ import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
+import { validatorsByPart } from './validators';
 
 export interface ServerDeps {
   registry: EngineRegistry;
@@ -65,8 +66,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // At close, idle keep-alive sockets go at once and requests in flight are answered (see
     // start.ts for the grace period); event streams never end by themselves, so preClose ends them.
     forceCloseConnections: 'idle',
-    // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
+    // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors;
+    // query strings alone are coerced (validators.ts).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: answerFrameworkError,

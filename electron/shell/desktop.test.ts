@@ -7,40 +7,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Job, SettingsView } from '../contract';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../contract';
 import { configFromArgs } from '../gateway/config';
-import { readSavedSettings } from '../settings/store';
 import { defaultDataDir } from '../storage/data-dir';
 import { startGateway } from '../gateway/start';
 import { IPC } from './bridge';
-import { runDesktop, type Desktop } from './desktop';
+import { runDesktop } from './desktop';
 import { createElectronDouble, PreventableEvent } from './testing/electron-double';
+import { useDesktopLaunch } from './testing/launch';
 
-const DIST = path.resolve('dist');
-const STUDIO = 'app://orator/index.html';
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function launch(options: { lock?: boolean; env?: NodeJS.ProcessEnv } = {}) {
-  const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-  const double = createElectronDouble(options);
-  const env: NodeJS.ProcessEnv = { ORATOR_PORT: '0', ORATOR_DATA_DIR: userData, ...options.env };
-  const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env });
-  cleanups.push(async () => {
-    await desktop?.gateway.close().catch(() => {}); // already closed when the test quit
-    await rm(userData, { recursive: true, force: true });
-  });
-  const api = (route: string, init: RequestInit = {}) =>
-    fetch(desktop!.gateway.url + route, {
-      ...init,
-      headers: { authorization: `Bearer ${desktop!.gateway.apiKey}`, 'content-type': 'application/json', ...init.headers },
-    });
-  return { ...double, desktop: desktop as Desktop, userData, env, api, window: double.windows[0]!, tray: double.trays[0]! };
-}
+const { launch, STUDIO, DIST, onCleanup } = useDesktopLaunch();
 
 describe('studio window', () => {
   it("is created with Electron's security flags and loads the built studio from app://", async () => {
@@ -178,70 +155,6 @@ describe('streaming job audio', () => {
   });
 });
 
-describe('preload bridge (IPC)', () => {
-  it('hands the studio the gateway URL, key and version, and refuses other senders', async () => {
-    const { sendSync, invoke, desktop, calls, userData } = await launch();
-    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({
-      gatewayUrl: desktop.gateway.url,
-      apiKey: desktop.gateway.apiKey,
-      appVersion: '0.1.0-test',
-    });
-    expect(sendSync(IPC.connection, { url: 'https://evil.example/' })).toBeNull();
-    expect(sendSync(IPC.connection, { url: STUDIO, subframe: true })).toBeNull();
-
-    await invoke(IPC.copyToClipboard, { url: STUDIO }, 'hello');
-    expect(calls.clipboard).toEqual(['hello']);
-    await expect(invoke(IPC.copyToClipboard, { url: STUDIO }, { not: 'text' })).rejects.toThrow(/expected a string/);
-    await expect(invoke(IPC.copyToClipboard, { url: 'https://evil.example/' }, 'x')).rejects.toThrow(/refused/);
-
-    await invoke(IPC.openDataFolder, { url: STUDIO });
-    expect(calls.openedPaths).toEqual([userData]);
-    await expect(invoke(IPC.openDataFolder, { url: 'file:///tmp/x.html' })).rejects.toThrow(/refused/);
-  });
-});
-
-describe('settings window (IPC, native confirmation)', () => {
-  it('saves limits at once, but a new engine program only after the person agrees in a native dialog', async () => {
-    const { invoke, calls, desktop, userData } = await launch();
-    const { host: _host, ...settings } = desktop.gateway.settings.current();
-
-    const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, inline_threshold: 5 })) as SettingsView;
-    expect(limits.settings.inline_threshold).toBe(5);
-    expect(calls.questions).toEqual([]);
-
-    const withProgram = { ...settings, engine_executables: { 'espeak-ng-system': '/usr/bin/espeak-ng' } };
-    await expect(invoke(IPC.saveSettings, { url: STUDIO }, withProgram)).rejects.toThrow(/not confirmed/);
-    expect(calls.questions[0]).toMatchObject({ message: 'Let Orator run this?', buttons: ['Save', 'Cancel'] });
-    expect(calls.questions[0]!.detail).toContain('Run /usr/bin/espeak-ng as the espeak-ng-system engine');
-    expect(readSavedSettings(userData).engine_executables).toBeUndefined();
-
-    calls.answers.push('Save');
-    await invoke(IPC.saveSettings, { url: STUDIO }, withProgram);
-    expect(readSavedSettings(userData).engine_executables).toEqual({ 'espeak-ng-system': '/usr/bin/espeak-ng' });
-
-    await expect(invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, port: 'x' })).rejects.toThrow(/port must be integer/);
-    await expect(invoke(IPC.saveSettings, { url: 'https://evil.example/' }, settings)).rejects.toThrow(/refused/);
-  });
-
-  it('replaces the key only after the person agrees', async () => {
-    const { invoke, calls, desktop } = await launch();
-    const before = desktop.gateway.apiKey;
-    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO })).rejects.toThrow(/not replaced/);
-    expect(desktop.gateway.apiKey).toBe(before);
-    calls.answers.push('Replace key');
-    const key = await invoke(IPC.regenerateApiKey, { url: STUDIO });
-    expect(key).toBe(desktop.gateway.apiKey);
-    expect(key).not.toBe(before);
-    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO, subframe: true })).rejects.toThrow(/refused/);
-  });
-
-  it('takes ORATOR_API_KEY out of the environment the processes it starts inherit', async () => {
-    const { env, desktop } = await launch({ env: { ORATOR_API_KEY: 'a-key-from-the-environment' } });
-    expect(desktop.gateway.apiKey).toBe('a-key-from-the-environment');
-    expect(env.ORATOR_API_KEY).toBeUndefined();
-  });
-});
-
 describe('tray', () => {
   it("shows the gateway's instance id, the fingerprint whoami answers, in its tooltip", async () => {
     const { tray, desktop } = await launch();
@@ -330,7 +243,7 @@ describe('quit', () => {
 describe('start-up failure', () => {
   it('says why in a dialog and exits, with no window', async () => {
     const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-    cleanups.push(() => rm(userData, { recursive: true, force: true }));
+    onCleanup(() => rm(userData, { recursive: true, force: true }));
     const double = createElectronDouble();
     const env = { ORATOR_DATA_DIR: userData, ORATOR_PORT: 'not-a-port' };
     expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env })).toBeNull();

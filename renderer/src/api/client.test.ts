@@ -2,7 +2,6 @@
  * The studio's API client against a real gateway (real engine, real audio), plus the answers a
  * healthy gateway never gives (broken bodies, no network, missing routes) through a fake fetch.
  */
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../../electron/testing/gateway';
 import { GatewayError, OratorClient, type JobEvent } from './client';
@@ -122,7 +121,7 @@ describe('OratorClient settings writes', () => {
       seen.push({ url: String(input), method: init?.method, headers: init?.headers as Record<string, string> });
       return fetch(input, init);
     });
-    const adminToken = (await readFile(gateway.adminTokenFile, 'utf8')).trim();
+    const { adminToken } = gateway;
     const { host: _host, ...settings } = (await spy.settings()).settings;
     await expect(spy.putSettings(settings, gateway.apiKey)).rejects.toMatchObject({ code: 'admin_required' });
     const saved = await spy.putSettings({ ...settings, retention_hours: settings.retention_hours + 1 }, adminToken);

@@ -24,7 +24,7 @@ import {
   TTS_ROOT,
   type ErrorCode,
   type JobEventType,
-  type JobStatus,
+  type JobListQuery,
   type PreviewBody,
   type SettingsUpdate,
   type SynthesizeBody,
@@ -135,7 +135,7 @@ export class OratorClient {
     return checked<Job>(Job, await this.json(jobPath(id)), 'job');
   }
 
-  async listJobs(query: { limit?: number; cursor?: string; status?: JobStatus } = {}) {
+  async listJobs(query: JobListQuery = {}) {
     const params = new URLSearchParams();
     if (query.limit !== undefined) params.set('limit', String(query.limit));
     if (query.cursor) params.set('cursor', query.cursor);
