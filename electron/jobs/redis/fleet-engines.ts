@@ -39,18 +39,18 @@ export class FleetEngines {
     return { ...summary, voices: voices ?? (local as EngineDetail).voices };
   }
 
-  /** Whether a live worker host has the voice. */
+  /** Whether a live worker host has the voice; a cached "no" is checked again, as a host may have just started. */
   async serves(voice: string): Promise<boolean> {
-    const hosts = await this.hosts();
-    return hosts.some((host) => host.engines.some((engine) => engine.voices.some((v) => v.id === voice)));
+    const has = (hosts: HostAdvert[]) => hosts.some((host) => host.engines.some((engine) => engine.voices.some((v) => v.id === voice)));
+    return has(await this.hosts()) || has(await this.hosts({ fresh: true }));
   }
 
   close(): void {
     this.client.disconnect();
   }
 
-  private hosts(): Promise<HostAdvert[]> {
-    if (!this.cached || Date.now() - this.cached.at > CACHE_MS) {
+  private hosts({ fresh = false } = {}): Promise<HostAdvert[]> {
+    if (fresh || !this.cached || Date.now() - this.cached.at > CACHE_MS) {
       const hosts = liveHosts(this.client).catch((error: Error) => {
         console.warn(`Orator could not read the worker hosts from Redis: ${error.message}`);
         return [];

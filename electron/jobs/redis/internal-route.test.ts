@@ -69,12 +69,11 @@ describe.skipIf(skipReason)('the gateway with a Redis queue, as a worker host se
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('engine_unavailable');
 
     await advertiseHost(gateway);
-    const engines = (await (await gateway.api('/api/v1/tts/engines/espeak-ng')).json()) as {
-      hosts: string[];
-      voices: { id: string; hosts: string[] }[];
-    };
-    expect(engines.hosts).toEqual(['host-1']);
-    expect(engines.voices.find((v) => v.id === VOICE)?.hosts).toEqual(['host-1']);
+    // the refusal was read afresh; /engines may answer from its cache (at most 1 s old)
+    type Listed = { hosts: string[]; voices: { id: string; hosts: string[] }[] };
+    const listed = async () => (await (await gateway.api('/api/v1/tts/engines/espeak-ng')).json()) as Listed;
+    await expect.poll(async () => (await listed()).hosts, { timeout: 3_000 }).toEqual(['host-1']);
+    expect((await listed()).voices.find((v) => v.id === VOICE)?.hosts).toEqual(['host-1']);
 
     const accepted = await submit(gateway, prose(1200));
     expect(accepted.status).toBe(202);
