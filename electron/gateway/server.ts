@@ -4,8 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { INTERNAL_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { JobService } from '../services/jobs';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
@@ -21,6 +22,7 @@ import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
+import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
 import { validatorsByPart } from './validators';
 
@@ -39,6 +41,10 @@ export interface ServerDeps {
   logger?: boolean;
   /** This data folder's gateway id (whoami). */
   instance: string;
+  /** With the Redis queue: the worker hosts' engines, listed with the gateway's own. */
+  fleet?: FleetEngines | undefined;
+  /** The worker hosts' routes, with the Redis queue only. */
+  internal?: InternalOptions | undefined;
   /** Where one line per request goes (request-log.ts); none in tests that build a bare server. */
   requestLog?: { write(line: string): void };
 }
@@ -92,13 +98,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
-      await api.register(engineRoutes, { registry: deps.registry });
+      await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
       await api.register(settingsRoutes, { settings: deps.settings });
     },
     { prefix: TTS_ROOT },
   );
+
+  if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 
   if (deps.staticDir && existsSync(deps.staticDir)) {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });

@@ -21,6 +21,7 @@ import { bodyLimitFor, configFromArgs, type GatewayConfig } from './config';
 import { settingsOf, withSavedSettings } from './config-settings';
 import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
+import { queueBackend } from './queue-backend';
 import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 import { closeServerGracefully } from './shutdown';
@@ -30,6 +31,8 @@ export interface Gateway {
   port: number;
   apiKey: string;
   apiKeyFile: string;
+  /** With the Redis queue: the worker token's file, to copy to the worker hosts. */
+  workerTokenFile: string | undefined;
   /** The admin token's file: whoever can read it may change settings. */
   adminTokenFile: string;
   /** The settings, for the desktop shell's settings window (IPC, not HTTP: the page holds no admin token). */
@@ -88,7 +91,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const db = openDatabase(config.dataDir);
     undo.unshift(() => db.close());
     const store = new JobStore(db);
+    const backend = await queueBackend(config, store);
     const runner = new JobRunner({
+      chunkQueue: backend.chunkQueue,
       store,
       registry,
       dataDir: config.dataDir,
@@ -127,6 +132,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       logger: options.logger ?? false,
       instance,
       requestLog,
+      internal: backend.internal && { ...backend.internal, instance },
+      fleet: backend.fleet,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -147,6 +154,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       },
       apiKeyFile: stored.file,
       adminTokenFile: admin.file,
+      workerTokenFile: backend.workerTokenFile,
       settings,
       apiKeyCreated: stored.created && config.apiKey === undefined,
       instance,
@@ -162,6 +170,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
         await pool.close();
+        backend.fleet?.close();
         db.close();
         requestLog.close();
         await unlock();
