@@ -82,10 +82,20 @@ export type JobList = Static<typeof JobList>;
 /** Longest search of the job list (code points). */
 export const JOB_SEARCH_MAX_CHARS = 200;
 
+/** Jobs per page of GET /jobs. */
+export const JOB_PAGE = { min: 1, max: 200, default: 50 } as const;
+
 /** The job list's page, filters, search and order: by creation (newest first), title (A to Z) or duration (longest first). */
 export const JobListQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: '1 to 200, default 50' })),
-  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: JOB_PAGE.min,
+      maximum: JOB_PAGE.max,
+      default: JOB_PAGE.default,
+      description: `Jobs per page, ${JOB_PAGE.min} to ${JOB_PAGE.max}`,
+    }),
+  ),
+  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page' })),
   status: Type.Optional(JobStatus),
   q: Type.Optional(
     Type.String({

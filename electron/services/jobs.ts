@@ -2,6 +2,7 @@ import {
   ApiError,
   checkTitle,
   codePoints,
+  JOB_PAGE,
   JOB_SEARCH_MAX_CHARS,
   type Job,
   type JobEvent,
@@ -21,8 +22,6 @@ import { jobTimings } from '../jobs/timings';
 import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const MAX_PAGE = 200;
-const DEFAULT_PAGE = 50;
 
 const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
 
@@ -35,8 +34,6 @@ export interface JobEventFeed {
   /** Whether the feed ends after this event. */
   isLast(event: JobEvent): boolean;
 }
-
-export type ListParams = { [K in keyof JobListQuery]?: JobListQuery[K] | undefined };
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
@@ -60,11 +57,8 @@ export class JobService {
    * Newest first, or in the order asked for, optionally only jobs whose title or text holds `q`;
    * `cursor` continues after the last job of the previous page.
    */
-  async list(params: ListParams): Promise<JobList> {
-    const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
-    }
+  async list(params: JobListQuery): Promise<JobList> {
+    const limit = params.limit ?? JOB_PAGE.default;
     const by = params.sort ?? 'created';
     const order = { by, descending: (params.order ?? (by === 'title' ? 'asc' : 'desc')) === 'desc' };
     const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, order);
