@@ -17,6 +17,8 @@ import {
   jobPath,
   JobPeaks,
   jobPeaksPath,
+  JobTimings,
+  jobTimingsPath,
   JOBS_PATH,
   NewApiKey,
   SETTINGS_PATH,
@@ -170,6 +172,11 @@ export class OratorClient {
 
   async peaks(id: string) {
     return checked<JobPeaks>(JobPeaks, await this.json(jobPeaksPath(id)), 'peaks');
+  }
+
+  /** Each sentence's start and end in a finished job's audio (GET /jobs/{id}/timings). */
+  async timings(id: string) {
+    return checked<JobTimings>(JobTimings, await this.json(jobTimingsPath(id)), 'timings');
   }
 
   jobAudioUrl(id: string): string {

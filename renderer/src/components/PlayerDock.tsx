@@ -5,6 +5,7 @@ import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
 import type { PlayerSource } from '../store/player-slice';
 import { loadJobAudio, type LoadMode } from './load-job-audio';
+import { ReadAlong } from './ReadAlong';
 import { usePlaybackKeys } from './use-playback-keys';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
@@ -118,6 +119,7 @@ function Player({ source }: { source: PlayerSource }) {
           aria-valuenow={Math.round(time)}
           aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
         />
+        {source.kind === 'job' && ready && <ReadAlong jobId={source.jobId} ws={ws} time={time} />}
       </div>
       <div className="dock-controls">
         <label className="mini-field">
