@@ -41,7 +41,11 @@ test('rename: Enter saves the title, it persists over a reload; a blank title is
   await snap('jobs-renamed');
 });
 
-test('delete asks, naming the size; Keep keeps; Delete moves focus to the next row', async ({ studio: page, gateway, snap }) => {
+test('delete asks, naming the size; Keep keeps; Delete moves focus to the next row; Undo restores', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
   const older = await finishedJob(gateway, 'The older of two jobs, kept after the other is deleted.');
   const newer = await finishedJob(gateway, 'The newer of two jobs, which is deleted.');
   const row = page.locator(`li.job[data-job-id="${newer}"]`);
@@ -72,11 +76,30 @@ test('delete asks, naming the size; Keep keeps; Delete moves focus to the next r
   await expect(dialog).toBeHidden();
   expect((await api(gateway, `/api/v1/tts/jobs/${newer}`)).status).toBe(200);
 
+  // Delete: the row goes and focus moves to the next one; Undo brings it back, focused.
+  await deleteButton.click();
+  await expect(dialog).toContainText('You can undo it for 10 seconds.');
+  await dialog.getByRole('button', { name: `Delete ${size}` }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.locator(`li.job[data-job-id="${older}"]`)).toBeFocused();
+  const toast = page.getByRole('status').filter({ hasText: 'Deleted “The newer of two jobs' });
+  await expect(toast).toBeVisible();
+  await snap('jobs-delete-undo');
+  await toast.getByRole('button', { name: 'Undo' }).click();
+  await expect(row).toBeFocused();
+  await expect(toast).toBeHidden();
+  expect((await api(gateway, `/api/v1/tts/jobs/${newer}`)).status).toBe(200);
+
+  // Without Undo, the job and its audio are deleted when the toast goes.
   await deleteButton.click();
   await dialog.getByRole('button', { name: `Delete ${size}` }).click();
   await expect(row).toHaveCount(0);
-  expect((await api(gateway, `/api/v1/tts/jobs/${newer}`)).status).toBe(404);
-  await expect(page.locator(`li.job[data-job-id="${older}"]`)).toBeFocused();
+  await expect(toast).toBeVisible();
+  await expect(toast).toBeHidden({ timeout: 15_000 });
+  await expect.poll(async () => (await api(gateway, `/api/v1/tts/jobs/${newer}`)).status).toBe(404);
+  await page.reload();
+  await expect(page.locator(`li.job[data-job-id="${older}"]`)).toBeVisible();
+  await expect(row).toHaveCount(0);
 });
 
 test('a running job shows its progress in percent and the time left', async ({ studio: page, gateway, snap }) => {

@@ -2,10 +2,12 @@ import { useEffect, useRef } from 'react';
 import type { Job } from '../api/contract';
 import { formatBytes, formatClock } from '../lib/format';
 import { jobTitle } from '../store/jobs-slice';
+import { UNDO_DELETE_MS } from '../store/undo-delete-slice';
 
 /**
  * Asks before a job and its audio are deleted, naming what goes: a six-hour job is nearly a
- * gigabyte. Keep has the focus, so a second Enter keeps the job.
+ * gigabyte. Keep has the focus, so a second Enter keeps the job; a deletion can be undone for a
+ * few seconds after (undo-delete-slice.ts).
  */
 export function DeleteJobDialog({ job, onAnswer }: { job: Job | null; onAnswer(confirmed: boolean): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -38,7 +40,7 @@ export function DeleteJobDialog({ job, onAnswer }: { job: Job | null; onAnswer(c
             {job.audio
               ? `Its audio goes too: ${formatBytes(job.audio.bytes)}, ${formatClock(job.audio.duration_s)} of speech.`
               : 'It has no audio; only its entry goes.'}{' '}
-            This cannot be undone.
+            You can undo it for {UNDO_DELETE_MS / 1000} seconds.
           </p>
           <div className="confirm-actions">
             <button ref={keep} type="button" className="secondary" onClick={() => onAnswer(false)}>

@@ -4,6 +4,7 @@ import type { Job } from '../api/contract';
 import { useApp } from '../store';
 import { sortedJobs } from '../store/job-order';
 import { DeleteJobDialog } from './DeleteJobDialog';
+import { UndoDeleteToast } from './UndoDeleteToast';
 import { JobListTools } from './JobListTools';
 import { JobRow } from './JobRow';
 import './jobs.css';
@@ -22,7 +23,7 @@ export function JobList() {
   const jobs = useApp(useShallow(sortedJobs));
   const error = useApp((s) => s.jobsError);
   const loadJobs = useApp((s) => s.loadJobs);
-  const deleteJob = useApp((s) => s.deleteJob);
+  const deleteWithUndo = useApp((s) => s.deleteWithUndo);
   const hasOlder = useApp((s) => s.jobsCursor !== null);
   const loadOlderJobs = useApp((s) => s.loadOlderJobs);
   const now = useNow(15_000);
@@ -56,7 +57,7 @@ export function JobList() {
     const job = deleting;
     setDeleting(null);
     if (!job) return;
-    if (!confirmed || !(await deleteJob(job.job_id))) {
+    if (!confirmed) {
       openedFrom.current?.focus();
       return;
     }
@@ -64,6 +65,7 @@ export function JobList() {
     const at = jobs.findIndex((j) => j.job_id === job.job_id);
     const neighbour = jobs[at + 1] ?? jobs[at - 1];
     moveFocusTo(neighbour?.job_id ?? 'heading');
+    await deleteWithUndo(job);
   };
 
   return (
@@ -105,6 +107,7 @@ export function JobList() {
           )}
         </ul>
       )}
+      <UndoDeleteToast onUndone={moveFocusTo} />
       <DeleteJobDialog job={deleting} onAnswer={(confirmed) => void answerDelete(confirmed)} />
     </section>
   );

@@ -23,11 +23,14 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * The loaded jobs in the list's order, as the gateway pages them, so that jobs arriving live fall
  * into place: ties by id, and jobs without audio last when sorting by duration.
  */
-export function sortedJobs(state: Pick<Store, 'jobs' | 'jobOrder'>): Job[] {
+export function sortedJobs(state: Pick<Store, 'jobs' | 'jobOrder' | 'deletionPending'>): Job[] {
   const { sort, order } = JOB_ORDERS[state.jobOrder];
   const sign = order === 'asc' ? 1 : -1;
-  return Object.values(state.jobs).sort((a, b) => {
-    if (sort === 'duration' && !a.audio !== !b.audio) return a.audio ? -1 : 1;
-    return sign * (byKey[sort](a, b) || compareText(a.job_id, b.job_id));
-  });
+  const hidden = state.deletionPending?.job_id;
+  return Object.values(state.jobs)
+    .filter((job) => job.job_id !== hidden)
+    .sort((a, b) => {
+      if (sort === 'duration' && !a.audio !== !b.audio) return a.audio ? -1 : 1;
+      return sign * (byKey[sort](a, b) || compareText(a.job_id, b.job_id));
+    });
 }
