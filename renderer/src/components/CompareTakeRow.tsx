@@ -7,7 +7,8 @@ import { voiceLabel } from '../store/engines-slice';
 import { PauseIcon, PlayIcon } from './PlayerDock';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
-const WAVE_OPTIONS = { height: 48, barWidth: 2, barGap: 1, barRadius: 2, normalize: true } as const;
+// True scale (not normalised): takes compared side by side show their real levels, volume 0 flat.
+const WAVE_OPTIONS = { height: 48, barWidth: 2, barGap: 1, barRadius: 2, normalize: false } as const;
 
 interface Props {
   index: number;
