@@ -4,9 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobService } from '../services/jobs';
+import type { OpenAISpeechService } from '../services/openai-speech';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth } from './plugins/auth';
@@ -18,6 +19,7 @@ import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
+import { openaiRoutes } from './routes/openai';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
@@ -27,6 +29,8 @@ export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
+  /** The OpenAI-compatible dialect under /v1. */
+  openaiSpeech: OpenAISpeechService;
   /** The settings panel's routes; absent in tests that build a bare server. */
   settings?: SettingsService;
   apiKey: () => string;
@@ -95,6 +99,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     { prefix: TTS_ROOT },
   );
+  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech });
 
   if (deps.staticDir && existsSync(deps.staticDir)) {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });

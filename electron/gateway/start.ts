@@ -10,6 +10,7 @@ import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
+import { OpenAISpeechService } from '../services/openai-speech';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { defaultDataDir, makeTreePrivate, prepareDataDir } from '../storage/data-dir';
@@ -99,6 +100,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       registry,
       synthesis: new SynthesisService(registry, runner, config, () => jobs.expiryOfNewJob()),
       jobs,
+      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices),
       settings,
       apiKey: () => apiKey,
       allowedHosts: () => hosts,

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '../contract/errors';
+import { DEFAULT_OPENAI_VOICES } from '../contract/openai';
 import type { SettingName, Settings, SettingsView } from '../contract/settings';
 import { API_KEY_FILE, loadOrCreateApiKey } from '../gateway/api-key';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
@@ -19,13 +20,25 @@ const CONFIG_FIELDS = {
 type ConfigSetting = keyof typeof CONFIG_FIELDS;
 
 /** Defaults of the settings that GatewayConfig does not hold. */
-const OTHER_DEFAULTS = { models_dir: '', engine_executables: {}, close_to_tray: true } satisfies Omit<Settings, ConfigSetting>;
+const OTHER_DEFAULTS = {
+  models_dir: '',
+  engine_executables: {},
+  close_to_tray: true,
+  openai_voices: { ...DEFAULT_OPENAI_VOICES },
+} satisfies Omit<Settings, ConfigSetting>;
 
 /**
  * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
- * the engine registry are built once at start). close_to_tray is read by the desktop shell itself.
+ * the engine registry are built once at start). close_to_tray is read by the desktop shell itself,
+ * openai_voices by the /v1 endpoint at each request.
  */
-const LIVE: ReadonlySet<SettingName> = new Set(['inline_threshold', 'max_text_length', 'retention_hours', 'close_to_tray']);
+const LIVE: ReadonlySet<SettingName> = new Set([
+  'inline_threshold',
+  'max_text_length',
+  'retention_hours',
+  'close_to_tray',
+  'openai_voices',
+]);
 
 function configSettings(config: GatewayConfig): Pick<Settings, ConfigSetting> {
   return Object.fromEntries(Object.entries(CONFIG_FIELDS).map(([name, field]) => [name, config[field]])) as Pick<Settings, ConfigSetting>;
