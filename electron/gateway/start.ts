@@ -23,6 +23,7 @@ import { allowedHosts, WILDCARDS } from './plugins/host-check';
 import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 import { closeServerGracefully } from './shutdown';
+import { recordGatewayUrl } from './url-file';
 
 export interface Gateway {
   url: string;
@@ -118,11 +119,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean);
     hosts = allowedHosts(config.host, port, extraHosts);
+    const url = `http://${urlHost(config.host)}:${port}`;
+    const forgetUrl = await recordGatewayUrl(config.dataDir, url);
+    undo.unshift(forgetUrl);
     runner.start();
     const stopSweeper = startRetentionSweeper(store, runner);
 
     return {
-      url: `http://${urlHost(config.host)}:${port}`,
+      url,
       port,
       get apiKey() {
         return apiKey;
@@ -144,6 +148,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         await pool.close();
         db.close();
         requestLog.close();
+        await forgetUrl();
         await unlock();
       },
     };
