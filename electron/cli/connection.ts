@@ -8,9 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WHOAMI_PATH } from '../contract';
 import { OratorClient } from '../../renderer/src/api/client';
-import { API_KEY_FILE, apiKeyOverride } from '../gateway/api-key';
+import { apiKeyOverride } from '../gateway/api-key';
 import { keyProof } from '../gateway/identity';
 import { GATEWAY_URL_FILE, readGatewayUrl } from '../gateway/url-file';
+import { API_KEY_FILE } from '../storage/credentials';
 import { defaultDataDir } from '../storage/data-dir';
 import { CommandFailure } from './failures';
 

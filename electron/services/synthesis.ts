@@ -29,7 +29,8 @@ export class SynthesisService {
   constructor(
     private readonly registry: EngineRegistry,
     private readonly runner: JobRunner,
-    private readonly limits: SynthesisLimits,
+    /** Asked at each request: settings change the limits while the gateway runs. */
+    private readonly limits: () => SynthesisLimits,
     /** When the audio of a job created now expires (see JobService.expiryOfNewJob). */
     private readonly expiryOfNewJob: () => string | null,
   ) {}
@@ -37,12 +38,13 @@ export class SynthesisService {
   async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
     const text = withoutControls(body.text);
     const length = codePoints(text);
-    if (length > this.limits.maxTextLength) {
-      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${this.limits.maxTextLength}.`);
+    const { maxTextLength, inlineThreshold } = this.limits();
+    if (length > maxTextLength) {
+      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${maxTextLength}.`);
     }
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
-    if (body.mode === 'job' || length > this.limits.inlineThreshold) {
+    if (body.mode === 'job' || length > inlineThreshold) {
       return { kind: 'job', job: toJobView(await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob())) };
     }
     return this.inline(resolved, text, options);
@@ -52,8 +54,9 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const text = body.text === undefined ? sampleSentence(resolved.voice.language) : withoutControls(body.text);
     const length = codePoints(text);
-    if (length > this.limits.previewMaxChars) {
-      throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${this.limits.previewMaxChars}.`);
+    const { previewMaxChars } = this.limits();
+    if (length > previewMaxChars) {
+      throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${previewMaxChars}.`);
     }
     return this.inline(resolved, text, prosody(body));
   }

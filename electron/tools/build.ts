@@ -1,7 +1,7 @@
 /**
- * Builds the Node side with esbuild: the headless gateway, the synthesis worker threads, the
- * desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads only
- * so), and the `orator` command (package.json's bin).
+ * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
+ * threads, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
+ * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { chmod } from 'node:fs/promises';
@@ -19,6 +19,7 @@ await Promise.all([
     ...common,
     entryPoints: {
       serve: 'electron/serve.ts',
+      'worker-host': 'electron/worker-host.ts',
       'synth-worker': 'electron/engines/worker.ts',
       main: 'electron/main.ts',
     },
