@@ -4,6 +4,7 @@
  * what Orator makes of each field.
  */
 import { Type, type Static } from 'typebox';
+import { ERROR_STATUS, type ErrorCode } from './errors';
 import { NON_BLANK_PATTERN } from './synthesis';
 
 export const OPENAI_ROOT = '/v1';
@@ -116,6 +117,51 @@ export const OpenAIErrorBody = Type.Object({
   }),
 });
 export type OpenAIErrorBody = Static<typeof OpenAIErrorBody>;
+
+export type OpenAIStatus = 400 | 401 | 403 | 404 | 429 | 500;
+
+/** An Orator error as OpenAI states it, but for its message. */
+export interface OpenAIErrorDialect {
+  status: OpenAIStatus;
+  type: string;
+  /** OpenAI's code; null where OpenAI sends none. */
+  code: string | null;
+  /** The parameter at fault, where the code implies one. */
+  param?: string;
+}
+
+/**
+ * OpenAI's status and code for the Orator errors it has its own for; every other error keeps
+ * Orator's code (which says more than null) with OpenAI's status for its class: OpenAI answers a
+ * bad request 400 whatever its cause (Orator's 413, 415 and 422 included), a failure of its own
+ * 500 (Orator's 502 to 507).
+ */
+const DIALECT: Partial<Record<ErrorCode, Omit<OpenAIErrorDialect, 'type'>>> = {
+  unauthorized: { status: 401, code: 'invalid_api_key' },
+  forbidden_host: { status: 403, code: 'forbidden_host' },
+  not_found: { status: 404, code: null },
+  method_not_allowed: { status: 404, code: null },
+  engine_not_found: { status: 404, code: 'model_not_found', param: 'model' },
+  text_too_long: { status: 400, code: 'string_above_max_length', param: 'input' },
+  unknown_voice: { status: 400, code: 'invalid_value', param: 'voice' },
+  unknown_engine: { status: 400, code: 'invalid_value', param: 'model' },
+  queue_full: { status: 429, code: 'rate_limit_exceeded' },
+  too_many_streams: { status: 429, code: 'rate_limit_exceeded' },
+};
+
+const TYPE_OF_STATUS: Record<OpenAIStatus, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  403: 'invalid_request_error',
+  404: 'invalid_request_error',
+  429: 'requests',
+  500: 'server_error',
+};
+
+export function openAIDialectOf(code: ErrorCode): OpenAIErrorDialect {
+  const known = DIALECT[code] ?? { status: ERROR_STATUS[code] < 500 ? 400 : 500, code };
+  return { ...known, type: TYPE_OF_STATUS[known.status] };
+}
 
 /** Usage in `speech.audio.done`: Orator has no tokens, so input counts code points and output 20 ms frames of audio. */
 export const OUTPUT_TOKENS_PER_SECOND = 50;

@@ -13,7 +13,8 @@ import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
-import { answerClientError, answerFrameworkError, registerErrorHandling } from './plugins/errors';
+import { answerClientError, registerErrorHandling } from './plugins/errors';
+import { answerFrameworkErrorInDialect } from './plugins/openai-errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
@@ -76,7 +77,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
     routerOptions: { maxParamLength: maxHeaderSize },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: answerFrameworkErrorInDialect,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,57 +1,17 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError, type ErrorCode, type OpenAIErrorBody } from '../../contract';
-import { toApiError } from './errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, OPENAI_ROOT, openAIDialectOf, type OpenAIErrorBody } from '../../contract';
+import { answerFrameworkError, toApiError } from './errors';
 
 export interface OpenAIError {
   status: number;
   body: OpenAIErrorBody;
 }
 
-interface Dialect {
-  status: 400 | 401 | 403 | 404 | 429 | 500;
-  /** OpenAI's code; absent: Orator's own code, which says more than null. */
-  code?: string | null;
-  param?: string;
-}
-
-/**
- * Orator's errors as OpenAI states them. OpenAI answers a bad request 400 whatever its cause
- * (Orator's 413, 415 and 422 included) and a failure of its own 500 (Orator's 502 to 507).
- */
-const DIALECT: Partial<Record<ErrorCode, Dialect>> = {
-  unauthorized: { status: 401, code: 'invalid_api_key' },
-  forbidden_host: { status: 403 },
-  not_found: { status: 404, code: null },
-  method_not_allowed: { status: 404, code: null },
-  engine_not_found: { status: 404, code: 'model_not_found', param: 'model' },
-  text_too_long: { status: 400, code: 'string_above_max_length', param: 'input' },
-  unknown_voice: { status: 400, code: 'invalid_value', param: 'voice' },
-  unknown_engine: { status: 400, code: 'invalid_value', param: 'model' },
-  queue_full: { status: 429, code: 'rate_limit_exceeded' },
-  too_many_streams: { status: 429, code: 'rate_limit_exceeded' },
-};
-
-const TYPE_OF_STATUS: Record<Dialect['status'], string> = {
-  400: 'invalid_request_error',
-  401: 'invalid_request_error',
-  403: 'invalid_request_error',
-  404: 'invalid_request_error',
-  429: 'requests',
-  500: 'server_error',
-};
-
 export function toOpenAIError(error: ApiError, param: string | null = null): OpenAIError {
-  const dialect: Dialect = DIALECT[error.code] ?? { status: error.status < 500 ? 400 : 500 };
+  const dialect = openAIDialectOf(error.code);
   return {
     status: dialect.status,
-    body: {
-      error: {
-        message: error.message,
-        type: TYPE_OF_STATUS[dialect.status],
-        param: dialect.param ?? param,
-        code: dialect.code === undefined ? error.code : dialect.code,
-      },
-    },
+    body: { error: { message: error.message, type: dialect.type, param: dialect.param ?? param, code: dialect.code } },
   };
 }
 
@@ -74,6 +34,17 @@ export function registerOpenAIErrors(app: FastifyInstance, bodyLimit: number): v
     if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
     sendOpenAIError(reply, apiError);
   });
+}
+
+/**
+ * Errors Fastify meets before routing (a URL with broken percent-encoding): in OpenAI's shape
+ * under /v1, in Orator's elsewhere. (Requests Node's parser refuses never show their path: they
+ * get Orator's shape wherever they were going, see answerClientError.)
+ */
+export function answerFrameworkErrorInDialect(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const path = request.url.split('?')[0]!;
+  if (path === OPENAI_ROOT || path.startsWith(`${OPENAI_ROOT}/`)) sendOpenAIError(reply, toApiError(error, 0));
+  else answerFrameworkError(error, request, reply);
 }
 
 export function sendOpenAIError(reply: FastifyReply, error: ApiError, param: string | null = null) {
