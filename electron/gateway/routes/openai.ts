@@ -23,14 +23,18 @@ import { audioResponse } from './replies';
 /** Speech answers one key may have in flight: each holds an encoder (AAC and FLAC a thread). */
 export const MAX_SPEECH_STREAMS = 8;
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
-const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
+export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
 
 const errors = { 400: OpenAIErrorBody, 401: OpenAIErrorBody, 404: OpenAIErrorBody, 429: OpenAIErrorBody, 500: OpenAIErrorBody };
 
+/** Groups these routes in the OpenAPI document, apart from Orator's own. */
+const OPENAI_TAG = 'OpenAI-compatible';
+
 /**
- * The OpenAI-compatible dialect, under /v1: speech and the model list, with OpenAI's errors.
- * Its routes stay out of Orator's OpenAPI document, which describes Orator's own API: OpenAI's
- * document describes this one (docs/api.md says what differs).
+ * The OpenAI-compatible dialect, under /v1: speech and the model list, with OpenAI's errors. The
+ * OpenAPI document lists its routes (tagged), so that their key (the TTS key, the document's
+ * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
+ * says what differs from OpenAI.
  */
 export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService }> = async (app, { speech }) => {
   registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
@@ -44,7 +48,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
 
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
-      hide: true,
+      tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: the speech models, one per engine',
       response: { 200: OpenAIModelList, 401: OpenAIErrorBody },
     },
@@ -53,7 +57,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
 
   app.get(`${OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length)}/:model`, {
     schema: {
-      hide: true,
+      tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: one model',
       params: Type.Object({ model: Type.String() }),
       response: { 200: OpenAIModel, 401: OpenAIErrorBody, 404: OpenAIErrorBody },
@@ -64,7 +68,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
   app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
     bodyLimit: SPEECH_BODY_LIMIT,
     schema: {
-      hide: true,
+      tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
       body: OpenAISpeechBody,
       response: { 200: audioResponse('The audio in `response_format`, streamed, or Server-Sent Events'), ...errors },
