@@ -184,7 +184,7 @@ describe('failures exit 1 with one sentence', () => {
   it('names a voice the gateway does not have, and leaves no file', async () => {
     const run = await orator(['say', 'Hi', '-v', 'nobody', '-o', out('none.mp3')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^orator: Unknown voice "nobody"/);
+    expect(run.stderr).toMatch(/^orator: Unknown voice "nobody".* \(orator voices lists them\.\)\n$/);
     expect(existsSync(out('none.mp3'))).toBe(false);
     expect(existsSync(out('none.mp3.part'))).toBe(false);
   });

@@ -35,9 +35,13 @@ export async function downloadJobAudio(gateway: Gateway, jobId: string, format: 
   await saveAudio(response, format, output);
 }
 
-/** An error answer, in Orator's or OpenAI's shape (both say `error.message`), as a CommandFailure. */
+/**
+ * An error answer, in Orator's or OpenAI's shape (both say `error.message`), as a CommandFailure;
+ * a voice the gateway does not know gets the command that lists its voices.
+ */
 export async function failureOf(response: Response): Promise<CommandFailure> {
-  const body = (await response.json().catch(() => null)) as { error?: { message?: unknown } } | null;
+  const body = (await response.json().catch(() => null)) as { error?: { message?: unknown; code?: unknown; param?: unknown } } | null;
   const message = typeof body?.error?.message === 'string' ? body.error.message : `The gateway answered ${response.status}.`;
-  return new CommandFailure(message);
+  const aboutVoice = body?.error?.code === 'unknown_voice' || body?.error?.param === 'voice';
+  return new CommandFailure(aboutVoice ? `${message} (orator voices lists them.)` : message);
 }
