@@ -50,6 +50,22 @@ describe('GET /v1/models', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('lists the /v1 routes under their tag, with the TTS key and every content type of speech', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags?: string[]; security?: unknown; responses: Record<string, { content?: object }> }>>;
+    };
+    const speechOp = doc.paths['/v1/audio/speech']!.post!;
+    expect(speechOp.tags).toEqual(['OpenAI-compatible']);
+    expect(speechOp.security).toBeUndefined(); // the document's default: the TTS key
+    expect(Object.keys(speechOp.responses['200']!.content!).sort()).toEqual(
+      ['audio/aac', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/pcm', 'audio/wav', 'text/event-stream'].sort(),
+    );
+    expect(doc.paths['/v1/models']!.get!.tags).toEqual(['OpenAI-compatible']);
+    expect(doc.paths['/v1/models/{model}']!.get!.tags).toEqual(['OpenAI-compatible']);
+  });
+});
+
 describe('errors in OpenAI’s shape', () => {
   it('401 for a missing or wrong key, with the scheme to use', async () => {
     const wrong = new OpenAI({ apiKey: 'not-the-key', baseURL: `${gateway.url}/v1`, maxRetries: 0 });

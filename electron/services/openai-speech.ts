@@ -22,7 +22,14 @@ import { openSpeechStream, type SpeechStream } from './speech-stream';
 import { withoutControls } from './synthesis';
 
 /** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
-const FORMAT_OF: Record<OpenAIResponseFormat, AudioFormat> = { mp3: 'mp3', opus: 'ogg', aac: 'aac', flac: 'flac', wav: 'wav', pcm: 'pcm' };
+export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
+  mp3: 'mp3',
+  opus: 'ogg',
+  aac: 'aac',
+  flac: 'flac',
+  wav: 'wav',
+  pcm: 'pcm',
+};
 
 export class OpenAISpeechService {
   /** Models carry the gateway's start as their creation time: there is no better date for an engine found at start. */

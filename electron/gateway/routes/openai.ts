@@ -13,17 +13,28 @@ import {
   OpenAIModelList,
   OpenAISpeechBody,
 } from '../../contract';
-import type { OpenAISpeechService } from '../../services/openai-speech';
+import { FORMATS } from '../../audio/encode/formats';
+import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
 import { presentedKey } from '../plugins/auth';
 import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
 import { StreamSlots } from '../stream-slots';
-import { audioResponse } from './replies';
 
 /** Speech answers one key may have in flight: each holds an encoder (AAC and FLAC a thread). */
 export const MAX_SPEECH_STREAMS = 8;
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
 export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
+
+/** Each format's own content type, or the events of `stream_format: "sse"`. */
+const SPEECH_RESPONSE = {
+  description: 'The audio in `response_format`, streamed as it is synthesized, or Server-Sent Events',
+  content: Object.fromEntries(
+    [...Object.values(FORMAT_OF).map((format) => FORMATS[format].contentType), 'text/event-stream'].map((type) => [
+      type,
+      { schema: { type: 'string', format: 'binary' } },
+    ]),
+  ),
+};
 
 const errors = { 400: OpenAIErrorBody, 401: OpenAIErrorBody, 404: OpenAIErrorBody, 429: OpenAIErrorBody, 500: OpenAIErrorBody };
 
@@ -71,7 +82,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
       body: OpenAISpeechBody,
-      response: { 200: audioResponse('The audio in `response_format`, streamed, or Server-Sent Events'), ...errors },
+      response: { 200: SPEECH_RESPONSE, ...errors },
     },
     // A POST with no body at all never reaches a content-type parser.
     preValidation: async (request) => {
