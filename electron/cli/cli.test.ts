@@ -2,7 +2,7 @@
  * The built `orator` command (dist/cli.mjs) against a real gateway: exit codes, messages, output
  * files decoded by programs that share no code with the encoders, and a job's progress bar.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -177,6 +177,32 @@ describe('orator voices', () => {
     const json = JSON.parse((await orator(['voices', '--engine', 'flite', '--json'])).stdout.toString()) as { id: string }[];
     expect(json.map((v) => v.id)).toContain('flite:slt');
     expect(json.every((v) => v.id.startsWith('flite:'))).toBe(true);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops waiting for a job (130) and says how to fetch it later; the job goes on, no file is left', async () => {
+    await writeFile(out('long.txt'), prose(6000));
+    const child = spawn(process.execPath, [CLI, 'say', '-f', out('long.txt'), '-o', out('long.mp3'), '--progress'], {
+      env: { PATH: process.env.PATH, ORATOR_DATA_DIR: gateway.dataDir },
+    });
+    let stderr = '';
+    const queued = new Promise<string>((resolve) =>
+      child.stderr.on('data', (piece: Buffer) => {
+        stderr += piece.toString();
+        const id = /Queued job ([0-9a-f-]+)/.exec(stderr)?.[1];
+        if (id) resolve(id);
+      }),
+    );
+    const id = await queued;
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain(`job ${id} goes on in the gateway (orator job ${id} -o <file> fetches it)`);
+    expect(existsSync(out('long.mp3'))).toBe(false);
+    const fetched = await orator(['job', id, '-o', out('long.mp3')]);
+    expect([fetched.code, fetched.stderr]).toEqual([0, '']);
+    expect((await decodeIndependently('mp3', await readFile(out('long.mp3')))).seconds).toBeGreaterThan(300);
   });
 });
 
