@@ -13,4 +13,5 @@ export * from './whoami';
 export * from './security-headers';
 export * from './text';
 export * from './names';
+export * from './openai';
 export * from './internal';
