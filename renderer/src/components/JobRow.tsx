@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { jobAudioFileName, type Job } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
@@ -47,10 +47,17 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
     const replacement = await retryJob(id);
     if (replacement) onRetried?.(replacement);
   };
+  // Focus goes back to Rename once the form is gone and the button enabled again: after React's
+  // commit, not a frame later (under load the frame came first and focus hit a disabled button).
+  const refocusRename = useRef(false);
+  useEffect(() => {
+    if (renaming || !refocusRename.current) return;
+    refocusRename.current = false;
+    renameButton.current?.focus();
+  }, [renaming]);
   const closeRename = () => {
+    refocusRename.current = true;
     setRenaming(false);
-    // the form is gone once React renders; then focus goes back where it came from
-    requestAnimationFrame(() => renameButton.current?.focus());
   };
 
   return (
