@@ -44,45 +44,63 @@ export function ReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfer |
     list.current?.querySelector<HTMLElement>(`[data-index="${current}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [current]);
 
+  // Playback time changes ten times a second; the sentences (thousands in a long job) are built
+  // again only when the spoken one changes.
+  const body = useMemo(() => {
+    const focusable = Math.max(0, current);
+    return paragraphs.map((paragraph) => (
+      <p key={paragraph[0]!.index}>
+        {paragraph.map(({ index, sentence }) => (
+          <button
+            key={index}
+            type="button"
+            className="sentence"
+            data-index={index}
+            data-start={sentence.start_s}
+            data-end={sentence.end_s}
+            aria-current={index === current ? 'true' : undefined}
+            tabIndex={index === focusable ? 0 : -1}
+          >
+            {sentence.text}
+          </button>
+        ))}
+      </p>
+    ));
+  }, [paragraphs, current]);
+
   if (!loaded || loaded.jobId !== jobId) return null;
   if ('message' in loaded) return <p className="read-along-note muted small">{loaded.message}</p>;
 
-  const seek = (index: number) => {
-    const sentence = timings!.sentences[index];
+  /** The index of the sentence an event came from (handlers sit on the list, not on each sentence). */
+  const indexOf = (event: React.SyntheticEvent) => {
+    const sentence = (event.target as HTMLElement).closest<HTMLElement>('button.sentence');
+    return sentence ? Number(sentence.dataset.index) : null;
+  };
+  const onClick = (event: React.MouseEvent) => {
+    const sentence = timings!.sentences[indexOf(event) ?? -1];
     if (!ws || !sentence) return;
     ws.setTime(sentence.start_s);
     void ws.play().catch(() => undefined);
   };
-  const onKeyDown = (event: React.KeyboardEvent, index: number) => {
+  const onKeyDown = (event: React.KeyboardEvent) => {
     const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
-    if (step === undefined) return;
+    const index = indexOf(event);
+    if (step === undefined || index === null) return;
     event.preventDefault();
     list.current?.querySelector<HTMLElement>(`[data-index="${index + step}"]`)?.focus();
   };
-  const focusable = Math.max(0, current);
 
   return (
-    <div ref={list} className="read-along" role="group" aria-label="Read along: click a sentence to play from it">
-      {paragraphs.map((paragraph) => (
-        <p key={paragraph[0]!.index}>
-          {paragraph.map(({ index, sentence }) => (
-            <button
-              key={index}
-              type="button"
-              className="sentence"
-              data-index={index}
-              data-start={sentence.start_s}
-              data-end={sentence.end_s}
-              aria-current={index === current ? 'true' : undefined}
-              tabIndex={index === focusable ? 0 : -1}
-              onClick={() => seek(index)}
-              onKeyDown={(event) => onKeyDown(event, index)}
-            >
-              {sentence.text}
-            </button>
-          ))}
-        </p>
-      ))}
+    // the sentences are buttons; the group only catches their clicks and keys
+    <div
+      ref={list}
+      className="read-along"
+      role="group"
+      aria-label="Read along: click a sentence to play from it"
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+    >
+      {body}
     </div>
   );
 }
