@@ -10,6 +10,7 @@ import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
+import { LexiconService } from '../services/lexicon';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
@@ -112,6 +113,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
     });
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
+    const lexicon = await LexiconService.open(config.dataDir);
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
@@ -121,9 +123,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         runner,
         () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
         () => jobs.expiryOfNewJob(),
+        lexicon,
       ),
       jobs,
       settings,
+      lexicon,
       apiKey: () => apiKey,
       adminToken: () => admin.value,
       allowedHosts: () => hosts,
