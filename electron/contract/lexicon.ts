@@ -81,7 +81,8 @@ export const LexiconList = Type.Object({ entries: Type.Array(LexiconEntry) });
 export type LexiconList = Static<typeof LexiconList>;
 
 export const LexiconReplace = Type.Object(
-  { entries: Type.Array(LexiconEntryInput, { maxItems: LEXICON_LIMITS.entries }) },
+  // the count is checked with the rest of the lexicon (413 lexicon_too_large); the body limit bounds it here
+  { entries: Type.Array(LexiconEntryInput) },
   { additionalProperties: false },
 );
 export type LexiconReplace = Static<typeof LexiconReplace>;
@@ -90,7 +91,6 @@ export const LexiconPatch = Type.Object(
   {
     entries: Type.Optional(
       Type.Array(LexiconEntryInput, {
-        maxItems: LEXICON_LIMITS.entries,
         description: 'Added, or replacing the entry with the same grapheme, language, voice and case rule',
       }),
     ),

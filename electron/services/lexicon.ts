@@ -156,6 +156,7 @@ function toEntry(input: LexiconEntryInput, id: string): LexiconEntry {
     id,
     ...input,
     grapheme: input.grapheme.trim(),
+    ...(input.phoneme !== undefined ? { alphabet: input.alphabet ?? 'x-espeak' } : {}),
     case_sensitive: input.case_sensitive ?? false,
     whole_word: input.whole_word ?? true,
   };
