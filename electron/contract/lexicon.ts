@@ -6,14 +6,13 @@ export const LEXICON_EXPORT_PATH = `${LEXICON_PATH}/export`;
 export const LEXICON_IMPORT_PATH = `${LEXICON_PATH}/import`;
 
 /**
- * Bounds of the pronunciation lexicon. Every entry is tried on every text spoken, so the count is
- * bounded; 5,000 entries of the longest kind are about 2.5 MB of JSON, hence the body limit.
+ * Bounds of the pronunciation lexicon: the entries are kept in memory and written whole at each
+ * change. Bodies are bounded by the gateway's body limit, like every request.
  */
 export const LEXICON_LIMITS = {
   entries: 5_000,
   graphemeChars: 100,
   spokenChars: 300,
-  bodyBytes: 2 * 1024 * 1024,
 } as const;
 
 /**
@@ -100,14 +99,13 @@ export const LexiconPatch = Type.Object(
 );
 export type LexiconPatch = Static<typeof LexiconPatch>;
 
-/** Which entries a DELETE or an export covers; none given: all. */
-export const LexiconScope = Type.Object(
-  {
-    language: Type.Optional(Type.String({ pattern: LANGUAGE_TAG, maxLength: 35 })),
-    voice: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+/** Which entries a GET, DELETE or export covers; none given: all. Unknown query parameters are ignored, as everywhere. */
+export const LexiconScope = Type.Object({
+  language: Type.Optional(
+    Type.String({ pattern: LANGUAGE_TAG, maxLength: 35, description: '"en" covers "en-GB" (but not in PLS exports)' }),
+  ),
+  voice: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
+});
 export type LexiconScope = Static<typeof LexiconScope>;
 
 export const LexiconFormat = Type.Union([Type.Literal('pls'), Type.Literal('csv')]);
@@ -116,8 +114,11 @@ export type LexiconFormat = Static<typeof LexiconFormat>;
 export const LexiconExportQuery = Type.Object({ format: LexiconFormat, ...LexiconScope.properties }, { additionalProperties: false });
 export type LexiconExportQuery = Static<typeof LexiconExportQuery>;
 
-export const LexiconImportQuery = Type.Object(
+/** A lexicon file to import, its text in a JSON string: bodies are JSON, bounded by the gateway's body limit. */
+export const LexiconImport = Type.Object(
   {
+    format: LexiconFormat,
+    data: Type.String({ description: "The file's text: a PLS document or CSV with a header row" }),
     mode: Type.Optional(
       Type.Union([Type.Literal('merge'), Type.Literal('replace')], {
         default: 'merge',
@@ -128,7 +129,7 @@ export const LexiconImportQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export type LexiconImportQuery = Static<typeof LexiconImportQuery>;
+export type LexiconImport = Static<typeof LexiconImport>;
 
 export const LexiconEntryParams = Type.Object({ id: Type.String() });
 

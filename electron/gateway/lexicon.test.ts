@@ -9,15 +9,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LEXICON_LIMITS, type LexiconEntry, type LexiconEntryInput } from '../contract';
 import { expectSpeech } from '../testing/audio';
+import { bodyLimitFor } from './config';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
 const LEXICON = '/api/v1/tts/lexicon';
 /** A short name given a long spoken form: the audio with the entry is clearly longer. */
 const LONG_ALIAS: LexiconEntryInput = { grapheme: 'Zog', alias: 'the honourable and most distinguished Zog of Albania', language: 'en' };
 
+/** A small text limit, for a small body limit. */
+const MAX_TEXT = 20_000;
+const BODY_LIMIT = bodyLimitFor(MAX_TEXT);
+
 let gateway: TestGateway;
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ maxTextLength: MAX_TEXT });
 });
 afterAll(() => gateway.stop());
 beforeEach(async () => {
@@ -26,8 +31,8 @@ beforeEach(async () => {
 
 const send = (method: string, route: string, body: unknown) =>
   gateway.api(route, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const upload = (route: string, type: string, body: string) =>
-  gateway.api(route, { method: 'POST', headers: { 'content-type': type }, body });
+const upload = (format: 'pls' | 'csv', data: string, options: { mode?: string; language?: string } = {}) =>
+  send('POST', `${LEXICON}/import`, { format, data, ...options });
 const entries = async () => ((await (await gateway.api(LEXICON)).json()) as { entries: LexiconEntry[] }).entries;
 const seconds = async (response: Response) => {
   expect(response.status).toBe(200);
@@ -131,18 +136,18 @@ describe('lexicon routes', () => {
     expect(pls).toContain('<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon"');
 
     await gateway.api(LEXICON, { method: 'DELETE' });
-    const imported = await upload(`${LEXICON}/import`, 'application/pls+xml', pls);
+    const imported = await upload('pls', pls);
     expect(await imported.json()).toEqual({ added: 3, replaced: 0, total: 3 });
     const strip = (list: LexiconEntry[]) => list.map(({ id: _id, ...rest }) => rest);
     expect(strip(await entries())).toEqual(strip(before));
     // importing again replaces each entry by its key
-    expect(await (await upload(`${LEXICON}/import`, 'application/pls+xml', pls)).json()).toEqual({ added: 0, replaced: 3, total: 3 });
+    expect(await (await upload('pls', pls)).json()).toEqual({ added: 0, replaced: 3, total: 3 });
   });
 
   it('imports CSV, whose entries are then spoken', async () => {
     const before = await seconds(await spoken('Zog.'));
     const csv = 'grapheme,alias,whole_word\r\nZog,"the honourable and most distinguished Zog, King of Albania",true\r\n';
-    const imported = await upload(`${LEXICON}/import?language=en&mode=replace`, 'text/csv', csv);
+    const imported = await upload('csv', csv, { language: 'en', mode: 'replace' });
     expect(await imported.json()).toEqual({ added: 1, replaced: 0, total: 1 });
     expect(await seconds(await spoken('Zog.'))).toBeGreaterThan(before + 1.5);
     const exported = await (await gateway.api(`${LEXICON}/export?format=csv`)).text();
@@ -153,25 +158,27 @@ describe('lexicon routes', () => {
 describe('lexicon bad input', () => {
   it('answers malformed PLS and CSV with invalid_lexicon and where the problem is', async () => {
     const pls = '<?xml version="1.0"?>\n<lexicon xml:lang="en">\n  <lexeme><grapheme>Zog</lexeme>\n</lexicon>';
-    expect(await errorOf(await upload(`${LEXICON}/import`, 'application/pls+xml', pls))).toMatchObject({
+    expect(await errorOf(await upload('pls', pls))).toMatchObject({
       status: 400,
       code: 'invalid_lexicon',
       message: expect.stringMatching(/line 3, column \d+/),
     });
     const bomb = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">]><lexicon xml:lang="en">&a;</lexicon>';
-    expect(await errorOf(await upload(`${LEXICON}/import`, 'application/pls+xml', bomb))).toMatchObject({
+    expect(await errorOf(await upload('pls', bomb))).toMatchObject({
       status: 400,
       code: 'invalid_lexicon',
     });
-    expect(await errorOf(await upload(`${LEXICON}/import?language=en`, 'text/csv', 'grapheme,alias\nZog,"King\n'))).toMatchObject({
+    expect(await errorOf(await upload('csv', 'grapheme,alias\nZog,"King\n', { language: 'en' }))).toMatchObject({
       status: 400,
       code: 'invalid_lexicon',
       message: 'CSV line 2: a quoted field is not closed.',
     });
-    expect(await errorOf(await upload(`${LEXICON}/import`, 'text/plain', 'grapheme\n'))).toMatchObject({
-      status: 415,
-      code: 'unsupported_media_type',
+    const asCsvFile = await gateway.api(`${LEXICON}/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: 'grapheme\n',
     });
+    expect(await errorOf(asCsvFile)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
     expect(await entries()).toEqual([]);
   });
 
@@ -191,15 +198,15 @@ describe('lexicon bad input', () => {
     const many = Array.from({ length: LEXICON_LIMITS.entries + 1 }, (_, i) => ({ grapheme: `w${i}`, alias: 'a', language: 'en' }));
     expect(await errorOf(await send('PUT', LEXICON, { entries: many }))).toMatchObject({ status: 413, code: 'lexicon_too_large' });
     const csv = `grapheme,alias\n${many.map((e) => `${e.grapheme},a`).join('\n')}\n`;
-    expect(await errorOf(await upload(`${LEXICON}/import?language=en`, 'text/csv', csv))).toMatchObject({
+    expect(await errorOf(await upload('csv', csv, { language: 'en' }))).toMatchObject({
       status: 413,
       code: 'lexicon_too_large',
     });
-    const huge = `grapheme,alias\n${'x,y\n'.repeat(LEXICON_LIMITS.bodyBytes / 4 + 1)}`;
-    expect(await errorOf(await upload(`${LEXICON}/import?language=en`, 'text/csv', huge))).toMatchObject({
+    const huge = `grapheme,alias\n${'x,y\n'.repeat(BODY_LIMIT / 4)}`;
+    expect(await errorOf(await upload('csv', huge, { language: 'en' }))).toMatchObject({
       status: 413,
       code: 'payload_too_large',
-      message: `The body is larger than the limit of ${LEXICON_LIMITS.bodyBytes} bytes.`,
+      message: `The body is larger than the limit of ${BODY_LIMIT} bytes.`,
     });
     expect(await entries()).toEqual([]);
   });

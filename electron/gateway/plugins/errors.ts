@@ -34,7 +34,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   });
 
   app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
-    const apiError = toApiError(error, request.routeOptions.bodyLimit ?? bodyLimit);
+    const apiError = toApiError(error, bodyLimit);
     // a range outside the file: the answer says how long the file is
     const size = apiError.code === 'range_not_satisfiable' ? error.headers?.['Content-Range'] : undefined;
     if (size) reply.header('content-range', size);

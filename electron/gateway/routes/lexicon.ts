@@ -1,29 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isUtf8 } from 'node:buffer';
 import {
   ApiError,
   ErrorBody,
-  LEXICON_LIMITS,
   LEXICON_MEDIA_TYPES,
   LexiconEntryParams,
   LexiconExportQuery,
-  LexiconImportQuery,
+  LexiconImport,
   LexiconImportResult,
   LexiconList,
   LexiconPatch,
   LexiconReplace,
   LexiconScope,
-  type LexiconFormat,
 } from '../../contract';
 import type { LexiconService } from '../../services/lexicon';
-
-/** Media types an imported file may be sent as, and the format each means. */
-const IMPORT_TYPES: Record<string, LexiconFormat> = {
-  'application/pls+xml': 'pls',
-  'application/xml': 'pls',
-  'text/xml': 'pls',
-  'text/csv': 'csv',
-};
 
 const fileAnswer = {
   description: 'The lexicon as a file: PLS (application/pls+xml) or CSV (text/csv)',
@@ -33,15 +22,9 @@ const fileAnswer = {
 /**
  * Routes of the pronunciation lexicon, relative to TTS_ROOT. They take the TTS key, reading and
  * writing alike: a lexicon changes what is said, never what runs (unlike settings, which name
- * programs and folders and take the admin token). Bodies are at most LEXICON_LIMITS.bodyBytes.
+ * programs and folders and take the admin token).
  */
 export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService }> = async (app, { lexicon }) => {
-  // Files come as they are; only the import route reads them (others answer 415 by their schema).
-  app.addContentTypeParser(Object.keys(IMPORT_TYPES), { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
-    if (!isUtf8(body)) return done(new ApiError('invalid_lexicon', 'The file is not valid UTF-8; save it as UTF-8.'), undefined);
-    done(null, body.toString('utf8'));
-  });
-  const bodyLimit = LEXICON_LIMITS.bodyBytes;
   const tags = ['lexicon'];
 
   app.get('/lexicon', {
@@ -55,7 +38,6 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
   });
 
   app.put('/lexicon', {
-    bodyLimit,
     schema: {
       tags,
       summary: 'Replace the whole lexicon',
@@ -66,7 +48,6 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
   });
 
   app.patch('/lexicon', {
-    bodyLimit,
     schema: {
       tags,
       summary: 'Add or replace entries (same grapheme, language, voice and case rule) and delete entries by id',
@@ -112,21 +93,15 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
   });
 
   app.post('/lexicon/import', {
-    bodyLimit,
     schema: {
       tags,
-      summary: 'Import a PLS (application/pls+xml) or CSV (text/csv) file',
-      querystring: LexiconImportQuery,
-      consumes: Object.keys(IMPORT_TYPES),
+      summary: 'Import a PLS or CSV file, its text in "data"',
+      body: LexiconImport,
       response: { 200: LexiconImportResult, 400: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     handler: async (request) => {
-      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      const format = IMPORT_TYPES[type];
-      if (format === undefined || typeof request.body !== 'string') {
-        throw new ApiError('unsupported_media_type', 'Send the file as Content-Type: application/pls+xml or text/csv.');
-      }
-      return lexicon.import(format, request.body, { mode: request.query.mode ?? 'merge', language: request.query.language });
+      const { format, data, mode, language } = request.body;
+      return lexicon.import(format, data, { mode: mode ?? 'merge', language });
     },
   });
 };
