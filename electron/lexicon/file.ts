@@ -17,14 +17,20 @@ export const LEXICON_FILE = 'lexicon.json';
  * is an error, so that the next write does not silently replace it.
  */
 export async function readLexiconFile(dataDir: string): Promise<{ entries: LexiconEntry[]; dropped: number }> {
+  const file = path.join(dataDir, LEXICON_FILE);
   let raw: string;
   try {
-    raw = await readFile(path.join(dataDir, LEXICON_FILE), 'utf8');
+    raw = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], dropped: 0 };
     throw error;
   }
-  const saved = (JSON.parse(raw) as { entries?: unknown }).entries;
+  let saved: unknown;
+  try {
+    saved = (JSON.parse(raw) as { entries?: unknown } | null)?.entries;
+  } catch {
+    throw new Error(`The lexicon file ${file} is not JSON. Fix it, or move it aside to start with an empty lexicon.`);
+  }
   const list = Array.isArray(saved) ? saved : [];
   const entries = list.filter((entry): entry is LexiconEntry => Value.Check(LexiconEntry, entry));
   return { entries, dropped: list.length - entries.length };
