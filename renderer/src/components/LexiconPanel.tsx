@@ -125,12 +125,12 @@ export function LexiconPanel() {
           <input type="checkbox" checked={form.wholeWord} onChange={(e) => set('wholeWord')(e.target.checked)} />
           Whole words
         </label>
-        <button type="submit" disabled={!form.grapheme.trim() || (!form.alias.trim() && !form.phoneme.trim())}>
+        <button type="submit" className="primary" disabled={!form.grapheme.trim() || (!form.alias.trim() && !form.phoneme.trim())}>
           Add
         </button>
       </form>
       <div className="lexicon-files">
-        <label className="button secondary small">
+        <label className="file-button">
           Import PLS or CSV…
           <input
             type="file"
@@ -182,10 +182,15 @@ export function LexiconPanel() {
               <td>{entry.language}</td>
               <td>{entry.voice ?? 'any'}</td>
               <td className="lexicon-actions">
-                <button type="button" className="small" onClick={() => hear(entry)} disabled={hearing !== null}>
+                <button type="button" className="small primary" onClick={() => hear(entry)} disabled={hearing !== null}>
                   {hearing === entry.id ? 'Loading…' : 'Hear it'}
                 </button>
-                <button type="button" className="small secondary" onClick={() => remove(entry)} aria-label={`Delete ${entry.grapheme}`}>
+                <button
+                  type="button"
+                  className="small secondary danger"
+                  onClick={() => remove(entry)}
+                  aria-label={`Delete ${entry.grapheme}`}
+                >
                   Delete
                 </button>
               </td>
