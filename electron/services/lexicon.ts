@@ -25,8 +25,8 @@ export class LexiconService {
   private entries: LexiconEntry[] = [];
   /** Compiled rewrites by voice, dropped at every change. */
   private rewrites = new Map<string, Rewrite>();
-  /** Changes are saved one after another, in the order they were made. */
-  private saving: Promise<void> = Promise.resolve();
+  /** Changes run one after another, each on the lexicon the one before left, in the order they came. */
+  private changes: Promise<void> = Promise.resolve();
 
   private constructor(private readonly dataDir: string) {}
 
@@ -54,30 +54,39 @@ export class LexiconService {
   }
 
   async replace(inputs: LexiconEntryInput[]): Promise<LexiconList> {
-    await this.commit(merged([], inputs.map(checked)).entries);
+    const entries = inputs.map(checked);
+    await this.change(() => merged([], entries).entries);
     return this.list();
   }
 
   async patch(patch: LexiconPatch): Promise<LexiconList> {
     const removed = new Set(patch.delete ?? []);
-    const missing = [...removed].find((id) => !this.entries.some((e) => e.id === id));
-    if (missing !== undefined) throw new ApiError('not_found', `No lexicon entry "${missing}".`);
-    const kept = this.entries.filter((e) => !removed.has(e.id));
-    await this.commit(merged(kept, (patch.entries ?? []).map(checked)).entries);
+    const added = (patch.entries ?? []).map(checked);
+    await this.change((current) => {
+      const missing = [...removed].find((id) => !current.some((e) => e.id === id));
+      if (missing !== undefined) throw new ApiError('not_found', `No lexicon entry "${missing}".`);
+      return merged(
+        current.filter((e) => !removed.has(e.id)),
+        added,
+      ).entries;
+    });
     return this.list();
   }
 
   /** Removes the entries in `scope` (all of them when it is empty). */
   async remove(scope: LexiconScope): Promise<LexiconList> {
     const covered = inScope(scope);
-    await this.commit(this.entries.filter((e) => !covered(e)));
+    await this.change((current) => current.filter((e) => !covered(e)));
     return this.list();
   }
 
   async removeEntry(id: string): Promise<boolean> {
-    if (!this.entries.some((e) => e.id === id)) return false;
-    await this.commit(this.entries.filter((e) => e.id !== id));
-    return true;
+    let found = false;
+    await this.change((current) => {
+      found = current.some((e) => e.id === id);
+      return current.filter((e) => e.id !== id);
+    });
+    return found;
   }
 
   async import(
@@ -93,8 +102,11 @@ export class LexiconService {
       throw error;
     }
     assertCount(inputs.length);
-    const result = merged(options.mode === 'replace' ? [] : this.entries, inputs);
-    await this.commit(result.entries);
+    let result = merged([], []);
+    await this.change((current) => {
+      result = merged(options.mode === 'replace' ? [] : current, inputs);
+      return result.entries;
+    });
     return { added: result.added, replaced: result.replaced, total: result.entries.length };
   }
 
@@ -114,13 +126,17 @@ export class LexiconService {
     return writePls(entries, scope.language ?? entries[0]?.language ?? 'und');
   }
 
-  private async commit(entries: LexiconEntry[]): Promise<void> {
-    assertCount(entries.length);
-    const save = this.saving.then(() => writeLexiconFile(this.dataDir, entries));
-    this.saving = save.catch(() => undefined);
-    await save;
-    this.entries = entries;
-    this.rewrites.clear();
+  /** Computes the next lexicon from the current one, saves it, then makes it current; a throw changes nothing. */
+  private async change(next: (current: readonly LexiconEntry[]) => LexiconEntry[]): Promise<void> {
+    const run = this.changes.then(async () => {
+      const entries = next(this.entries);
+      assertCount(entries.length);
+      await writeLexiconFile(this.dataDir, entries);
+      this.entries = entries;
+      this.rewrites.clear();
+    });
+    this.changes = run.catch(() => undefined);
+    await run;
   }
 }
 
