@@ -13,5 +13,6 @@ export * from './whoami';
 export * from './security-headers';
 export * from './text';
 export * from './names';
+export * from './openai';
 export * from './internal';
 export * from './lexicon';
