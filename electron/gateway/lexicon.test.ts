@@ -60,6 +60,23 @@ describe('lexicon entries change the audio', () => {
     expect(Math.abs((await seconds(await spoken(text))) - before)).toBeLessThan(0.05);
   });
 
+  it('on the OpenAI-compatible speech route', async () => {
+    // raw 16-bit PCM: its length is its duration
+    const pcmBytes = async () => {
+      const response = await send('POST', '/v1/audio/speech', {
+        model: 'tts-1',
+        voice: 'alloy',
+        input: 'Zog is here.',
+        response_format: 'pcm',
+      });
+      expect(response.status).toBe(200);
+      return (await response.arrayBuffer()).byteLength;
+    };
+    const before = await pcmBytes();
+    await send('PUT', LEXICON, { entries: [LONG_ALIAS] });
+    expect(await pcmBytes()).toBeGreaterThan(before * 2);
+  });
+
   it('inline, by eSpeak phonemes', async () => {
     const text = 'Siobhan.';
     const before = await seconds(await spoken(text));

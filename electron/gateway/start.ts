@@ -128,7 +128,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         lexicon,
       ),
       jobs,
-      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices),
+      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
       settings,
       lexicon,
       apiKey: () => apiKey,

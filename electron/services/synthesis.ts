@@ -11,6 +11,17 @@ export interface Pronouncer {
   pronounce(text: string, voice: SpeakingVoice): string;
 }
 
+/**
+ * Text as `resolved` should read it, after the lexicon; without one, as written. Limits are
+ * counted on the text as sent, before this.
+ */
+export function spokenBy(lexicon: Pronouncer | undefined, resolved: ResolvedVoice): (text: string) => string {
+  if (!lexicon) return (text) => text;
+  const { voice, adapter } = resolved;
+  const speaking: SpeakingVoice = { voiceId: voice.id, language: voice.language, phonemeAlphabet: adapter.phonemeAlphabet };
+  return (text) => lexicon.pronounce(text, speaking);
+}
+
 export interface SynthesisLimits {
   /** Longest text (code points) answered inline; longer text becomes a job. */
   inlineThreshold: number;
@@ -53,7 +64,7 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     if (body.mode === 'job' || length > inlineThreshold) {
-      const spoken = (chunk: string) => this.spoken(chunk, resolved);
+      const spoken = spokenBy(this.lexicon, resolved);
       return { kind: 'job', job: toJobView(await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob(), spoken)) };
     }
     return this.inline(resolved, text, options);
@@ -70,15 +81,8 @@ export class SynthesisService {
     return this.inline(resolved, text, prosody(body));
   }
 
-  /** The text after the lexicon, as this voice reads it; limits are counted on the text as sent. */
-  private spoken(text: string, resolved: ResolvedVoice): string {
-    if (!this.lexicon) return text;
-    const { voice, adapter } = resolved;
-    return this.lexicon.pronounce(text, { voiceId: voice.id, language: voice.language, phonemeAlphabet: adapter.phonemeAlphabet });
-  }
-
   private async inline(resolved: ResolvedVoice, text: string, options: ReturnType<typeof prosody>): Promise<InlineAudio> {
-    const pcm = await resolved.synthesize({ text: this.spoken(text, resolved), ...options }, { lane: 'interactive' });
+    const pcm = await resolved.synthesize({ text: spokenBy(this.lexicon, resolved)(text), ...options }, { lane: 'interactive' });
     return {
       kind: 'inline',
       wav: encodeWav(pcm),
