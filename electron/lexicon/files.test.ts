@@ -63,6 +63,18 @@ describe('lexicon files', () => {
     expect(() => readPls(`${'<a>'.repeat(10_000)}`)).toThrow(LexiconFileError);
   });
 
+  it('reads a large PLS file in linear time', () => {
+    const lexemes = Array.from(
+      { length: 20_000 },
+      (_, i) => `  <lexeme>\n    <grapheme>w${i}</grapheme>\n    <alias>a</alias>\n  </lexeme>\n`,
+    );
+    const pls = `<lexicon xml:lang="en">\n${lexemes.join('')}  <lexeme><grapheme>x</grapheme></lexeme>\n</lexicon>`;
+    const started = performance.now();
+    // the last lexeme is wrong: its position is found at the end of 80,000 lines
+    expect(() => readPls(pls)).toThrow('the <lexeme> at line 80002');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   it('reads CSV with quoted fields, a default language and only the columns given', () => {
     const csv = 'grapheme,alias\r\n"Smith, Jr.","Smith junior"\nGIF,"jif ""soft g"""\n\n';
     expect(readCsv(csv, 'en-US')).toEqual([

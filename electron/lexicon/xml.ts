@@ -31,9 +31,22 @@ const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '
 export function parseXml(source: string): XmlElement {
   let at = source.charCodeAt(0) === 0xfeff ? 1 : 0;
 
+  const lineStarts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  /** Line and column (from 1) of an offset, by binary search: elements are many and files long. */
+  const position = (offset: number) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (lineStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - lineStarts[low]! + 1 };
+  };
   const fail = (message: string, where = at): never => {
-    const before = source.slice(0, where).split('\n');
-    throw new XmlError(message, before.length, before[before.length - 1]!.length + 1);
+    const { line, column } = position(where);
+    throw new XmlError(message, line, column);
   };
   const startsWith = (text: string) => source.startsWith(text, at);
   const skipSpace = () => {
@@ -77,14 +90,7 @@ export function parseXml(source: string): XmlElement {
     if (depth > MAX_DEPTH) fail(`Elements are nested deeper than ${MAX_DEPTH}`);
     if (!startsWith('<')) fail('Expected an element');
     at++;
-    const before = source.slice(0, start).split('\n');
-    const node: XmlElement = {
-      name: name(),
-      attributes: {},
-      children: [],
-      line: before.length,
-      column: before[before.length - 1]!.length + 1,
-    };
+    const node: XmlElement = { name: name(), attributes: {}, children: [], ...position(start) };
     for (;;) {
       const hadSpace = /\s/.test(source[at] ?? '');
       skipSpace();
