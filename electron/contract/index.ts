@@ -15,3 +15,4 @@ export * from './text';
 export * from './names';
 export * from './openai';
 export * from './internal';
+export * from './lexicon';

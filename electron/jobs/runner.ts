@@ -15,7 +15,7 @@ import { JobFiles } from './files';
 import { JobFinisher } from './finisher';
 import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
-import { sentenceSamples, sentenceSpansOrNull } from './sentence-spans';
+import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
 import { parseSpans, type ChunkRow, type JobRow, type JobStore, type NewChunk } from './store';
 
 export interface RunnerOptions extends QueueBounds {
@@ -69,16 +69,22 @@ export class JobRunner extends EventEmitter<JobChanges> {
     this.queue.start();
   }
 
-  enqueue(resolved: ResolvedVoice, text: string, prosody: Prosody, expiresAt: string | null = null): Promise<JobRow> {
+  /**
+   * `spoken` turns each chunk's text into what the engine reads (the pronunciation lexicon): the
+   * text is chunked as written, and the chunks are stored as spoken, so a resumed or retried job
+   * sounds as it was queued.
+   */
+  enqueue(
+    resolved: ResolvedVoice,
+    text: string,
+    prosody: Prosody,
+    expiresAt: string | null = null,
+    spoken: (chunkText: string) => string = (same) => same,
+  ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt };
-    const { language } = resolved.voice;
-    const chunks = chunkText(text, language);
-    const spans = sentenceSpansOrNull(text, chunks, language);
-    return this.admit(
-      resolved,
-      chunks.map((chunk, i) => ({ ...chunk, sentences: spans[i]! })),
-      job,
-    );
+    const written = chunkText(text, resolved.voice.language);
+    const spans = sentenceSpansOrNull(text, written, resolved.voice.language);
+    return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
 
   /** A new job with the text and settings of an earlier one. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { language, longText, text } from '../testing/arbitrary-text';
 import { chunkText } from './chunker';
-import { sentenceSpans, type SentenceSpan } from './sentence-spans';
+import { sentenceSpans, spokenChunks, type SentenceSpan } from './sentence-spans';
 
 const codePointSlice = (text: string, start: number, end: number) => [...text].slice(start, end).join('');
 const visible = (text: string) => text.replace(/\s+/g, '');
@@ -48,5 +48,27 @@ describe('sentenceSpans', () => {
 
   it('does so for long texts and runs without a space cut into pieces', () => {
     fc.assert(fc.property(longText, language, fc.integer({ min: 8, max: 600 }), expectSpansCoverText), { numRuns: 5 });
+  });
+});
+
+describe('spokenChunks', () => {
+  it('rewrites each sentence as spoken and places it in the spoken chunk; the text offsets stay', () => {
+    const input = 'Orator met 𝔸 Orator. They talked.\n\nOrator?';
+    const written = chunkText(input, 'en');
+    const spans = sentenceSpans(input, written, 'en');
+    const spoken = spokenChunks(written, spans, (text) => text.replace(/Orator/g, 'Or-ay-tor'));
+    expect(spoken.map((c) => c.text)).toEqual(['Or-ay-tor met 𝔸 Or-ay-tor. They talked.', 'Or-ay-tor?']);
+    const sentences = spoken.flatMap((c) =>
+      c.sentences!.map(([start, end, chunkStart, chunkEnd]) => [codePointSlice(input, start, end), c.text.slice(chunkStart, chunkEnd)]),
+    );
+    expect(sentences).toEqual([
+      ['Orator met 𝔸 Orator.', 'Or-ay-tor met 𝔸 Or-ay-tor.'],
+      ['They talked.', 'They talked.'],
+      ['Orator?', 'Or-ay-tor?'],
+    ]);
+    expect(spokenChunks(written, [null, null], (text) => text.toUpperCase()).map((c) => [c.text, c.sentences])).toEqual([
+      ['ORATOR MET 𝔸 ORATOR. THEY TALKED.', null],
+      ['ORATOR?', null],
+    ]);
   });
 });

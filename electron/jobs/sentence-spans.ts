@@ -7,7 +7,7 @@
 import { splitAtPauses, type SampleRange } from '../audio/pauses';
 import type { Pcm } from '../audio/pcm';
 import { codePoints } from '../contract/text';
-import { locale } from './chunker';
+import { locale, type Chunk } from './chunker';
 
 /**
  * One sentence of a chunk, as four integers (stored as JSON with the chunk): its start and end
@@ -48,6 +48,32 @@ export function sentenceSpans(text: string, chunks: readonly { text: string }[],
       const textEnd = last >= 0 ? last + 1 : at[end - 2]! + 1;
       return [[at[start]!, textEnd, start, end] satisfies SentenceSpan];
     });
+  });
+}
+
+/**
+ * The chunks as the engine reads them (`spoken`: the pronunciation lexicon), applied sentence by
+ * sentence so that each span's place in its chunk follows the spoken text; a chunk whose
+ * sentences are not known is made spoken whole.
+ */
+export function spokenChunks(
+  chunks: readonly Chunk[],
+  spans: readonly (SentenceSpan[] | null)[],
+  spoken: (text: string) => string,
+): (Chunk & { sentences: SentenceSpan[] | null })[] {
+  return chunks.map((chunk, i) => {
+    const sentences = spans[i];
+    if (!sentences) return { ...chunk, text: spoken(chunk.text), sentences: null };
+    let text = '';
+    let written = 0;
+    const placed = sentences.map(([textStart, textEnd, chunkStart, chunkEnd]): SentenceSpan => {
+      text += chunk.text.slice(written, chunkStart);
+      const start = text.length;
+      text += spoken(chunk.text.slice(chunkStart, chunkEnd));
+      written = chunkEnd;
+      return [textStart, textEnd, start, text.length];
+    });
+    return { ...chunk, text: text + chunk.text.slice(written), sentences: placed };
   });
 }
 
