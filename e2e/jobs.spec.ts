@@ -60,13 +60,17 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
   expect(wav.readUInt16LE(22)).toBe(1); // mono
   expect(wav.readUInt16LE(34)).toBe(16); // 16-bit
 
-  // Delete removes it from the list (and the gateway).
+  // Delete asks first, then removes it from the list (and the gateway).
   await row.getByRole('button', { name: /^Delete job/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Delete/ })
+    .click();
   await expect(page.locator(`li.job[data-job-id="${jobId}"]`)).toHaveCount(0);
   expect((await api(gateway, `/api/v1/tts/jobs/${jobId}`)).status).toBe(404);
 });
 
-test('cancels a running job, then retries it', async ({ studio: page, snap }) => {
+test('cancels a running job, then retries it: the new job replaces the cancelled one', async ({ studio: page, gateway, snap }) => {
   await page.getByRole('textbox', { name: 'Text to speak' }).fill(longText(400_000));
   await page.getByRole('button', { name: 'Synthesize' }).click();
   const row = page.locator('li.job').first();
@@ -81,9 +85,12 @@ test('cancels a running job, then retries it', async ({ studio: page, snap }) =>
   const retried = page.locator('li.job').first();
   await expect(retried).not.toHaveAttribute('data-job-id', cancelledId!);
   await expect(retried).toHaveAttribute('data-status', 'running');
+  // No twin: the cancelled job is gone from the list and the gateway; focus is on its replacement.
+  await expect(page.locator(`li.job[data-job-id="${cancelledId}"]`)).toHaveCount(0);
+  expect((await api(gateway, `/api/v1/tts/jobs/${cancelledId}`)).status).toBe(404);
+  await expect(retried).toBeFocused();
   await retried.getByRole('button', { name: /^Cancel job/ }).click();
   await expect(retried).toHaveAttribute('data-status', 'failed');
-  await expect(page.locator(`li.job[data-job-id="${cancelledId}"]`)).toHaveAttribute('data-status', 'failed');
 });
 
 test('jobs started elsewhere appear live in the list', async ({ studio: page, gateway, snap }) => {

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   engine_not_found: 404,
   job_not_found: 404,
+  timings_unavailable: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   job_not_finished: 409,

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { codePoints } from './text';
 
 /** A job waiting in the queue is "running" too. */
 export const JobStatus = Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
@@ -6,7 +7,9 @@ export type JobStatus = Static<typeof JobStatus>;
 
 export const Job = Type.Object({
   job_id: Type.String(),
-  title: Type.String({ description: 'The start of the text, at most 80 characters, to tell jobs apart' }),
+  title: Type.String({
+    description: 'The title given with PATCH /jobs/{id}; else the start of the text, at most 80 characters, to tell jobs apart',
+  }),
   status: JobStatus,
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
   engine: Type.String(),
@@ -40,6 +43,35 @@ export type Job = Static<typeof Job>;
 
 export const JobParams = Type.Object({ id: Type.String() });
 
+/** Longest title a job can be given (code points, after trimming). */
+export const TITLE_MAX_CHARS = 200;
+
+export const JobPatch = Type.Object(
+  {
+    title: Type.String({
+      description: `A new title: 1 to ${TITLE_MAX_CHARS} characters after trimming, one line, no control characters`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type JobPatch = Static<typeof JobPatch>;
+
+/** Control characters and line or paragraph separators: a title is one line of visible text. */
+const NOT_IN_TITLE = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A title as it is stored: trimmed, checked. Returns the title, or why it cannot be one; the
+ * gateway answers that reason with 400, the studio shows it before sending.
+ */
+export function checkTitle(raw: string): { title: string } | { problem: string } {
+  const title = raw.trim();
+  if (!title) return { problem: 'A title needs at least one visible character.' };
+  if (NOT_IN_TITLE.test(title)) return { problem: 'A title is one line: no control characters or line breaks.' };
+  const length = codePoints(title);
+  if (length > TITLE_MAX_CHARS) return { problem: `A title has at most ${TITLE_MAX_CHARS} characters; this one has ${length}.` };
+  return { title };
+}
+
 export const JobList = Type.Object({
   jobs: Type.Array(Job),
   /** Pass as `cursor` for the next (older) page; absent on the last page. */
@@ -47,9 +79,13 @@ export const JobList = Type.Object({
 });
 export type JobList = Static<typeof JobList>;
 
+/** Longest search of the job list (code points). */
+export const JOB_SEARCH_MAX_CHARS = 200;
+
 /** Jobs per page of GET /jobs. */
 export const JOB_PAGE = { min: 1, max: 200, default: 50 } as const;
 
+/** The job list's page, filters, search and order: by creation (newest first), title (A to Z) or duration (longest first). */
 export const JobListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({
@@ -61,8 +97,24 @@ export const JobListQuery = Type.Object({
   ),
   cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page' })),
   status: Type.Optional(JobStatus),
+  q: Type.Optional(
+    Type.String({
+      description: `Jobs whose title or text holds this, ignoring case (ASCII letters) and runs of whitespace; up to ${JOB_SEARCH_MAX_CHARS} characters`,
+    }),
+  ),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('created'), Type.Literal('title'), Type.Literal('duration')], {
+      description: '"created" (default, newest first), "title" (A to Z), "duration" (longest first; jobs without audio last)',
+    }),
+  ),
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description: 'Direction; default "desc" for created and duration, "asc" for title',
+    }),
+  ),
 });
 export type JobListQuery = Static<typeof JobListQuery>;
+export type JobSort = NonNullable<JobListQuery['sort']>;
 
 /** Precomputed waveform peaks, so a player can draw hours of audio without decoding it. */
 export const JobPeaks = Type.Object({
@@ -74,11 +126,28 @@ export const JobPeaks = Type.Object({
 });
 export type JobPeaks = Static<typeof JobPeaks>;
 
+/** One sentence of a finished job: when it is spoken and where it is in the job's text. */
+export const SentenceTiming = Type.Object({
+  start_s: Type.Number({ description: 'Seconds from the start of the audio' }),
+  end_s: Type.Number(),
+  text_start: Type.Integer({ description: "Offset in the job's text as it was sent, in code points" }),
+  text_end: Type.Integer({ description: 'Exclusive' }),
+  text: Type.String({ description: 'The sentence as spoken, each run of whitespace one space' }),
+  paragraph_end: Type.Optional(Type.Boolean({ description: 'The last sentence of a paragraph (a blank line follows it)' })),
+});
+export type SentenceTiming = Static<typeof SentenceTiming>;
+
+export const JobTimings = Type.Object({
+  duration_s: Type.Number(),
+  sentences: Type.Array(SentenceTiming),
+});
+export type JobTimings = Static<typeof JobTimings>;
+
 /**
  * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type,
- * the data a Job as JSON.
+ * the data a Job as JSON. "renamed": the job was given a title (PATCH /jobs/{id}).
  */
-export const JOB_EVENT_TYPES = ['progress', 'done', 'failed'] as const;
+export const JOB_EVENT_TYPES = ['progress', 'done', 'failed', 'renamed'] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
 /** One event of those streams: its name and the job after it. */

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../contract';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
-import type { Chunk } from './chunker';
 import type { DiskBudget } from './disk-budget';
-import type { JobRow, JobStore } from './store';
+import type { JobRow, JobStore, NewChunk } from './store';
 
 /** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
 export interface QueueBounds {
@@ -53,6 +52,8 @@ export function assertQueueRoom(store: JobStore, bounds: QueueBounds, characters
 /** What a new job is, besides its chunks and voice. */
 export interface NewJob extends Prosody {
   title: string;
+  /** The user's title, kept when a job is retried. */
+  customTitle?: string | null;
   characters: number;
   /** When its audio expires; null keeps it until deleted. */
   expiresAt: string | null;
@@ -65,7 +66,7 @@ export interface NewJob extends Prosody {
 export async function admitJob(
   deps: { store: JobStore; disk: DiskBudget; bounds: QueueBounds },
   resolved: ResolvedVoice,
-  chunks: Chunk[],
+  chunks: NewChunk[],
   job: NewJob,
 ): Promise<JobRow> {
   const { store, disk, bounds } = deps;
@@ -73,10 +74,21 @@ export async function admitJob(
   // after the wait: the queue is checked and the job inserted in one go
   assertQueueRoom(store, bounds, job.characters);
   const id = randomUUID();
-  const { title, characters, rate, pitch, volume, expiresAt } = job;
+  const { title, customTitle = null, characters, rate, pitch, volume, expiresAt } = job;
   const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
   store.insert(
-    { id, title, characters, rate, pitch, volume, ...voice, created_at: new Date().toISOString(), expires_at: expiresAt },
+    {
+      id,
+      title,
+      custom_title: customTitle,
+      characters,
+      rate,
+      pitch,
+      volume,
+      ...voice,
+      created_at: new Date().toISOString(),
+      expires_at: expiresAt,
+    },
     chunks,
   );
   return store.get(id)!;

@@ -11,7 +11,7 @@ export interface AssembledAudio {
 }
 
 /** Silence after each chunk, in samples: none after the last. */
-function pauseSamples(chunks: ChunkLayout[], sampleRate: number): number[] {
+export function pauseSamples(chunks: ChunkLayout[], sampleRate: number): number[] {
   return chunks.map((c, i) => (i === chunks.length - 1 ? 0 : Math.round((c.pause_ms / 1000) * sampleRate)));
 }
 

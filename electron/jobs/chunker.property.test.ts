@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codePoints } from '../contract/text';
+import { language, longText, text } from '../testing/arbitrary-text';
 import { chunkText, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from './chunker';
 
 /** The segmenter's locale for a tag, as the chunker picks it (engines' tags are not all valid BCP 47). */
@@ -52,26 +53,6 @@ const graphemeCount = (text: string) => [...new Intl.Segmenter(undefined, { gran
 
 /** Letters, digits, marks and connectors: what words are made of; a cut beside anything else cuts no word. */
 const inWord = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}\p{M}\p{Pc}]/u.test(char);
-
-const piece = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('word', 'Hello', 'a', 'I', 'etc.', 'U.S.', 'Dr.', '3.14', '1,000', 'e.g.', 'ß', 'e\u0301') },
-  { weight: 3, arbitrary: fc.constantFrom('.', '?', '!', '...', ',', ';', ':', '—', '(', ')', '"', '«', '»', '?!', '* * *') },
-  {
-    weight: 2,
-    arbitrary: fc.constantFrom('今日は晴れです。', '明日は雨', '。', 'Привет.', 'مرحبا', 'שלום.', '😀', '👍🏽', '🇫🇷', '\u200b', '\u202e'),
-  },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }) },
-);
-const gap = fc.constantFrom(' ', ' ', ' ', '', '  ', '\n', '\n\n', '\t', '\u00a0', '\u3000', ' \n \n ');
-const join = (parts: [string, string][]) => parts.map(([p, g]) => p + g).join('');
-const text = fc.array(fc.tuple(piece, gap), { maxLength: 120 }).map(join);
-/** Beyond the segmenter's 4,000-character window, with runs of thousands of characters without a space. */
-const unspaced = fc.constantFrom('e\u0301', '👍🏽', '🇫🇷', '今日は', 'a', 'ß', '\u200b', '-', '👨‍👩‍👧');
-const longText = fc
-  .tuple(fc.array(fc.tuple(piece, gap), { maxLength: 300 }), fc.array(unspaced, { minLength: 2000, maxLength: 6000 }), text)
-  .map(([before, run, after]) => `${join(before)}${run.join('')} ${after}`);
-const language = fc.constantFrom('en', 'ja', 'de', 'ar', 'en-US-nyc', '');
 
 /** Checks every property of chunkText(input, tag, maxChars). */
 function expectGoodChunks(input: string, tag: string, maxChars: number) {

@@ -75,7 +75,7 @@ function cutAt(text: string, max: number, language: string): number {
 }
 
 /** The voice's language for the segmenter; engines' tags are not all valid BCP 47. */
-function locale(language: string): string | undefined {
+export function locale(language: string): string | undefined {
   try {
     return Intl.getCanonicalLocales(language)[0];
   } catch {

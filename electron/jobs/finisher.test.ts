@@ -27,7 +27,7 @@ async function jobWithSavedChunks(lengths: number[]): Promise<string> {
   for (const idx of [...lengths.keys()].reverse()) {
     const samples = new Int16Array(lengths[idx]!).fill(100 * (idx + 1));
     await h.runner.files.writeChunk(job.id, idx, samples);
-    h.store.chunkDone(job.id, idx, samples.length, RATE);
+    h.store.chunkDone(job.id, idx, { samples: samples.length, sampleRate: RATE, sentences: null });
   }
   return job.id;
 }

@@ -8,14 +8,15 @@ import { admitJob, type QueueBounds } from './admission';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import { synthesizeChunk } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
-import { chunkText, titleOf, type Chunk } from './chunker';
+import { chunkText, titleOf } from './chunker';
 import type { DiskBudget } from './disk-budget';
 import type { JobChanges } from './events';
 import { JobFiles } from './files';
 import { JobFinisher } from './finisher';
 import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
-import type { ChunkRow, JobRow, JobStore } from './store';
+import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
+import { parseSpans, type ChunkRow, type JobRow, type JobStore, type NewChunk } from './store';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;
@@ -81,20 +82,30 @@ export class JobRunner extends EventEmitter<JobChanges> {
     spoken: (chunkText: string) => string = (same) => same,
   ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt };
-    const chunks = chunkText(text, resolved.voice.language).map((chunk) => ({ ...chunk, text: spoken(chunk.text) }));
-    return this.admit(resolved, chunks, job);
+    const written = chunkText(text, resolved.voice.language);
+    const spans = sentenceSpansOrNull(text, written, resolved.voice.language);
+    return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
 
   /** A new job with the text and settings of an earlier one. */
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
-    const chunks = this.options.store.chunks(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms }));
-    const { title, characters, rate, pitch, volume } = row;
-    return this.admit(resolved, chunks, { title, characters, rate, pitch, volume, expiresAt });
+    const chunks = this.options.store.timingLayout(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms, sentences: c.sentences }));
+    const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
+    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt });
   }
 
   /** Stops a running job for good: it fails with the code "cancelled". */
   cancel(id: string): void {
     this.fail(id, { code: 'cancelled', message: 'The job was cancelled.' });
+  }
+
+  /** Gives a job the user's title (checked by the caller). */
+  rename(id: string, title: string): JobRow {
+    const { store } = this.options;
+    store.rename(id, title);
+    const row = store.get(id)!;
+    this.emit('job', { type: 'renamed', job: row });
+    return row;
   }
 
   /** Deletes a finished job with its audio. */
@@ -125,7 +136,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
     this.active.clear();
   }
 
-  private async admit(resolved: ResolvedVoice, chunks: Chunk[], job: Parameters<typeof admitJob>[3]): Promise<JobRow> {
+  private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: Parameters<typeof admitJob>[3]): Promise<JobRow> {
     await this.queue.assertServes?.(resolved.voice.id);
     const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
     this.activate(row);
@@ -149,7 +160,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     await disk.assertRoomToWrite(pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
-    const done = store.chunkDone(id, chunk.idx, pcm.samples.length, pcm.sampleRate);
+    const done = store.chunkDone(id, chunk.idx, {
+      ...pcm,
+      samples: pcm.samples.length,
+      sentences: sentenceSamples(chunk.text, parseSpans(chunk.sentences), pcm),
+    });
     const row = store.get(id)!;
     if (row.sample_rate !== pcm.sampleRate) throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
     this.emit('job', { type: 'progress', job: row });

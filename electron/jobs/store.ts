@@ -1,10 +1,16 @@
+import type { JobSort } from '../contract';
 import type { Db } from '../storage/database';
+import type { SampleRange } from '../audio/pauses';
 import type { Chunk } from './chunker';
+import type { SentenceSpan } from './sentence-spans';
 import { assertTransition, type JobState } from './state';
 
 export interface JobRow {
   id: string;
+  /** The start of the text. */
   title: string;
+  /** The title the user gave, shown instead; null for none. */
+  custom_title: string | null;
   state: JobState;
   engine: string;
   voice: string;
@@ -34,37 +40,80 @@ export interface ChunkRow {
   done: number;
   samples: number | null;
   attempts: number;
+  /** JSON of SentenceSpan[]; null for jobs made before sentence timings. */
+  sentences: string | null;
+  /** JSON of SampleRange[], one per sentence, from the chunk's start; null until synthesized. */
+  sentence_samples: string | null;
 }
 
 export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
+
+/** A chunk to store: its text and pause, and where its sentences are in the job's text (absent or null: not known). */
+export type NewChunk = Chunk & { sentences?: SentenceSpan[] | null };
+
+/** What a job's sentence timings are made of, per chunk, parsed. */
+export interface ChunkTimingLayout extends ChunkLayout {
+  text: string;
+  sentences: SentenceSpan[] | null;
+  sentence_samples: SampleRange[] | null;
+}
 
 export type NewJob = Pick<
   JobRow,
   'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
 > & {
   expires_at?: string | null;
+  custom_title?: string | null;
 };
+
+export interface ListOrder {
+  by: JobSort;
+  descending: boolean;
+}
 
 export interface ListQuery {
   limit: number;
-  /** Exclusive: jobs older than this one (created_at, id). */
-  before?: { created_at: string; id: string };
+  order: ListOrder;
+  /** Exclusive: jobs after this one in the order (its sort key and id, as `list` gave them). */
+  after?: { key: string | number; id: string };
   states?: JobState[];
+  /** Jobs whose title or text holds this (ASCII letters of any case; whitespace as the chunks have it, single spaces). */
+  search?: string;
+}
+
+/** A listed job with the key it was sorted by, for the next page's cursor. */
+export type ListedJob = JobRow & { sort_key: string | number };
+
+/** The SQL a list is sorted by; jobs without audio come last whichever way durations go. */
+function sortKey({ by, descending }: ListOrder): string {
+  if (by === 'title') return 'COALESCE(custom_title, title) COLLATE NOCASE';
+  if (by === 'duration') return `COALESCE(duration_s, ${descending ? -1 : 1e300})`;
+  return 'created_at';
+}
+
+/** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A chunk's stored sentence spans. */
+export function parseSpans(json: string | null): SentenceSpan[] | null {
+  return json === null ? null : (JSON.parse(json) as SentenceSpan[]);
 }
 
 /** All SQL about jobs and their chunks. */
 export class JobStore {
   constructor(private readonly db: Db) {}
 
-  insert(job: NewJob, chunks: Chunk[]): void {
+  insert(job: NewJob, chunks: NewChunk[]): void {
     const insertJob = this.db.prepare(
-      `INSERT INTO jobs (id, title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
-       VALUES (@id, @title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+      `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
+       VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
     );
-    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
+    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms, sentences) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
-      insertJob.run({ expires_at: null, ...job, chunks_total: chunks.length });
-      chunks.forEach((chunk, idx) => insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs));
+      insertJob.run({ expires_at: null, custom_title: null, ...job, chunks_total: chunks.length });
+      chunks.forEach((chunk, idx) =>
+        insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs, chunk.sentences ? JSON.stringify(chunk.sentences) : null),
+      );
     })();
   }
 
@@ -72,19 +121,32 @@ export class JobStore {
     return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  list(query: ListQuery): JobRow[] {
+  list(query: ListQuery): ListedJob[] {
+    const key = sortKey(query.order);
+    const [direction, beyond] = query.order.descending ? ['DESC', '<'] : ['ASC', '>'];
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.states?.length) {
       where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
       params.push(...query.states);
     }
-    if (query.before) {
-      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
-      params.push(query.before.created_at, query.before.created_at, query.before.id);
+    if (query.search) {
+      where.push(
+        `(custom_title LIKE @pattern ESCAPE '\\' OR title LIKE @pattern ESCAPE '\\'
+          OR EXISTS (SELECT 1 FROM chunks WHERE chunks.job_id = jobs.id AND chunks.text LIKE @pattern ESCAPE '\\'))`,
+      );
     }
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return this.db.prepare(sql).all(...params, query.limit) as JobRow[];
+    if (query.after) {
+      where.push(`(${key} ${beyond} @afterKey OR (${key} = @afterKey AND id ${beyond} @afterId))`);
+    }
+    const sql = `SELECT *, ${key} AS sort_key FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${key} ${direction}, id ${direction} LIMIT @limit`;
+    const named = {
+      limit: query.limit,
+      ...(query.search ? { pattern: containing(query.search) } : {}),
+      ...(query.after ? { afterKey: query.after.key, afterId: query.after.id } : {}),
+    };
+    return this.db.prepare(sql).all(...params, named) as ListedJob[];
   }
 
   /** How many jobs are unfinished (waiting or running), and their characters together. */
@@ -125,6 +187,18 @@ export class JobStore {
     return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
   }
 
+  /** What the sentence timings of a job are computed from, chunk by chunk. */
+  timingLayout(jobId: string): ChunkTimingLayout[] {
+    const rows = this.db
+      .prepare('SELECT idx, text, pause_ms, samples, sentences, sentence_samples FROM chunks WHERE job_id = ? ORDER BY idx')
+      .all(jobId) as (ChunkLayout & Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples'>)[];
+    return rows.map((row) => ({
+      ...row,
+      sentences: parseSpans(row.sentences),
+      sentence_samples: row.sentence_samples === null ? null : (JSON.parse(row.sentence_samples) as SampleRange[]),
+    }));
+  }
+
   countAttempt(jobId: string, idx: number): void {
     this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
   }
@@ -134,12 +208,16 @@ export class JobStore {
     this.db.prepare('UPDATE chunks SET attempts = MAX(attempts, ?) WHERE job_id = ? AND idx = ?').run(attempts, jobId, idx);
   }
 
-  /** Records a finished chunk (its audio file is already in place) and returns the job's new count. */
-  chunkDone(jobId: string, idx: number, samples: number, sampleRate: number): number {
+  /**
+   * Records a finished chunk (its audio file is already in place) with where its sentences are in
+   * its audio, and returns the job's new count.
+   */
+  chunkDone(jobId: string, idx: number, audio: { samples: number; sampleRate: number; sentences: SampleRange[] | null }): number {
+    const { samples, sampleRate, sentences } = audio;
     return this.db.transaction(() => {
       const changed = this.db
-        .prepare('UPDATE chunks SET done = 1, samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
-        .run(samples, jobId, idx);
+        .prepare('UPDATE chunks SET done = 1, samples = ?, sentence_samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
+        .run(samples, sentences ? JSON.stringify(sentences) : null, jobId, idx);
       if (changed.changes) {
         this.db
           .prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?')
@@ -178,6 +256,11 @@ export class JobStore {
     this.db
       .prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'")
       .run(message, id);
+  }
+
+  /** Gives a job the user's title. */
+  rename(id: string, title: string): void {
+    this.db.prepare('UPDATE jobs SET custom_title = ? WHERE id = ?').run(title, id);
   }
 
   delete(id: string): void {

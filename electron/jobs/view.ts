@@ -21,7 +21,7 @@ export function toJobView(row: JobRow): Job {
   const unavailable = row.state === 'done' ? audioUnavailable(row) : undefined;
   return {
     job_id: row.id,
-    title: row.title,
+    title: row.custom_title ?? row.title,
     status: publicStatus(row.state),
     progress: { done: row.chunks_done, total: row.chunks_total },
     engine: row.engine,

@@ -1,11 +1,24 @@
-import { ApiError, JOB_PAGE, type Job, type JobEvent, type JobList, type JobListQuery, type JobStatus } from '../contract';
+import {
+  ApiError,
+  checkTitle,
+  codePoints,
+  JOB_PAGE,
+  JOB_SEARCH_MAX_CHARS,
+  type Job,
+  type JobEvent,
+  type JobList,
+  type JobListQuery,
+  type JobStatus,
+  type JobTimings,
+} from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
-import type { JobRow, JobStore } from '../jobs/store';
+import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
+import { jobTimings } from '../jobs/timings';
 import { isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,15 +53,21 @@ export class JobService {
     return toJobView(await this.withAudioChecked(this.row(id)));
   }
 
-  /** Newest first; `cursor` continues after the last job of the previous page. */
+  /**
+   * Newest first, or in the order asked for, optionally only jobs whose title or text holds `q`;
+   * `cursor` continues after the last job of the previous page.
+   */
   async list(params: JobListQuery): Promise<JobList> {
     const limit = params.limit ?? JOB_PAGE.default;
-    const before = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
-    const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
+    const by = params.sort ?? 'created';
+    const order = { by, descending: (params.order ?? (by === 'title' ? 'asc' : 'desc')) === 'desc' };
+    const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, order);
+    const search = searchOf(params.q);
+    const rows = this.store.list({ limit: limit + 1, order, after, search, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
-    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last) } : {}) };
+    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last, order) } : {}) };
   }
 
   /**
@@ -71,10 +90,23 @@ export class JobService {
     return null;
   }
 
+  /** Gives a job a title of the user's; any job, running or ended. */
+  rename(id: string, raw: string): Job {
+    const checked = checkTitle(raw);
+    if ('problem' in checked) throw new ApiError('invalid_request', checked.problem);
+    return toJobView(this.runner.rename(this.row(id).id, checked.title));
+  }
+
+  /**
+   * Queues a failed job again as a new job, which replaces it: the failed one is removed once the
+   * new one is accepted, so retries do not leave twins in the list.
+   */
   async retry(id: string): Promise<Job> {
     const row = this.row(id);
     if (row.state !== 'failed') throw new ApiError('invalid_request', `Job ${id} has not failed; only failed jobs can be retried.`);
-    return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
+    const retried = await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob());
+    await this.runner.delete(id);
+    return toJobView(retried);
   }
 
   /** The path of a finished job's WAV file, or the reason there is none. */
@@ -90,6 +122,16 @@ export class JobService {
       if (error.code === 'ENOENT') throw this.audioMissing(id);
       throw error;
     });
+  }
+
+  /** Where each sentence of a finished job is in its audio and its text. */
+  async timings(id: string): Promise<JobTimings> {
+    const row = await this.playableRow(id);
+    const timings = jobTimings(this.store.timingLayout(id), row.sample_rate!);
+    if (!timings) {
+      throw new ApiError('timings_unavailable', `Job ${id} was made by a version of Orator that did not keep sentence timings.`);
+    }
+    return timings;
   }
 
   /**
@@ -125,7 +167,7 @@ export class JobService {
 
   private row(id: string): JobRow {
     const row = JOB_ID.test(id) ? this.store.get(id) : undefined;
-    if (!row) throw new ApiError('job_not_found', `No job "${id}".`);
+    if (!row) throw notFound(id);
     return row;
   }
 
@@ -153,19 +195,43 @@ export class JobService {
   }
 }
 
+const notFound = (id: string) => new ApiError('job_not_found', `No job "${id}".`);
+
 const toEvent = (change: JobChange): JobEvent => ({ type: change.type, job: toJobView(change.job) });
 
 function expired(row: JobRow): ApiError {
   return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);
 }
 
-function encodeCursor(row: JobRow): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+/** The search as chunks hold their text (runs of whitespace as one space); none when blank. */
+function searchOf(q: string | undefined): string | undefined {
+  const search = q?.replace(/\s+/g, ' ').trim();
+  if (!search) return undefined;
+  if (codePoints(search) > JOB_SEARCH_MAX_CHARS) {
+    throw new ApiError('invalid_request', `"q" has at most ${JOB_SEARCH_MAX_CHARS} characters.`);
+  }
+  return search;
 }
 
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  const [created_at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!created_at || !id || Number.isNaN(Date.parse(created_at)))
+/** A cursor names its order, so that it cannot continue a list sorted another way. */
+function encodeCursor(row: ListedJob, order: ListOrder): string {
+  return Buffer.from(JSON.stringify([order.by, order.descending, row.sort_key, row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, order: ListOrder): { key: string | number; id: string } {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parts = null;
+  }
+  if (!Array.isArray(parts) || parts.length !== 4) throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
+  const [by, descending, key, id] = parts as unknown[];
+  if (by !== order.by || descending !== order.descending) {
+    throw new ApiError('invalid_request', '"cursor" continues a list in another order; pass the same "sort" and "order".');
+  }
+  if ((typeof key !== 'string' && typeof key !== 'number') || typeof id !== 'string') {
     throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
-  return { created_at, id };
+  }
+  return { key, id };
 }

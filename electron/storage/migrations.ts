@@ -40,4 +40,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN title TEXT NOT NULL DEFAULT '';
   UPDATE jobs SET title = COALESCE((SELECT substr(text, 1, 80) FROM chunks WHERE chunks.job_id = jobs.id AND chunks.idx = 0), '');
   `,
+  // 3: a title given by the user (PATCH /jobs/{id}); null shows the title made from the text
+  `
+  ALTER TABLE jobs ADD COLUMN custom_title TEXT;
+  `,
+  // 4: sentence timings (GET /jobs/{id}/timings): each chunk's sentences, placed in the job's text
+  // at admission, and placed in the chunk's audio when it is synthesized (JSON; null before this)
+  `
+  ALTER TABLE chunks ADD COLUMN sentences TEXT;
+  ALTER TABLE chunks ADD COLUMN sentence_samples TEXT;
+  `,
 ];

@@ -74,9 +74,13 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
   });
 }
 
-/** A body the route accepts when it speaks text (Orator's {"text"} or OpenAI's {"model","input","voice"}), else an empty object. */
+/**
+ * A body the route accepts: Orator's {"text"} or OpenAI's {"model","input","voice"} when it speaks
+ * text, {"title"} when it renames, else an empty object.
+ */
 export function sampleBody(route: ApiRoute): Record<string, unknown> {
   if (route.body?.properties?.text) return { text: 'Hi.' };
   if (route.body?.properties?.input) return { model: 'tts-1', input: 'Hi.', voice: 'alloy' };
+  if (route.body?.properties?.title) return { title: 'Chapter one' };
   return {};
 }

@@ -101,33 +101,24 @@ export const RHVOICE_IDENTITY = printing('RHVoice-test', ['--help'], /--profile 
 
 const percent = (multiplier: number) => String(Math.round(multiplier * 100));
 
-/** RHVoice (Debian non-free rhvoice + rhvoice-<language>): statistical parametric voices, all options honoured. */
+/**
+ * RHVoice (Debian non-free rhvoice + rhvoice-<language>): statistical parametric voices. Rate and
+ * pitch are its own; volume is Orator's gain, since RHVoice holds its volume at 25 % or more (at
+ * -v 0 it spoke at a quarter of full level, measured RMS 652 against 2610).
+ */
 export function rhvoiceAdapter(overrides: CliOverrides = {}, dirs = rhvoiceDirs()) {
   return cliAdapter(
     {
       id: ID,
       name: 'RHVoice',
-      capabilities: { rate: true, pitch: true, volume: true },
+      capabilities: { rate: true, pitch: true, volume: false },
       program: 'RHVoice-test',
       installHint: 'Install it with a voice: apt install rhvoice rhvoice-english (Debian non-free).',
       identity: RHVOICE_IDENTITY,
       preferredVoices: ['slt', 'clb', 'bdl'],
       voices: () => listRhvoiceVoices(dirs),
       command: (request, files) => ({
-        args: [
-          '-p',
-          request.voice,
-          '-r',
-          percent(request.rate),
-          '-t',
-          percent(request.pitch),
-          '-v',
-          percent(request.volume),
-          '-i',
-          files.textFile,
-          '-o',
-          files.wavFile,
-        ],
+        args: ['-p', request.voice, '-r', percent(request.rate), '-t', percent(request.pitch), '-i', files.textFile, '-o', files.wavFile],
         silentRate: SAMPLE_RATE,
       }),
     },

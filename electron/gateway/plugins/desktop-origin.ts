@@ -19,7 +19,7 @@ export function registerDesktopOrigin(app: FastifyInstance): void {
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
       return reply
         .code(204)
-        .header('access-control-allow-methods', 'GET, POST, PUT, DELETE')
+        .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')
         .header('access-control-allow-headers', 'authorization, content-type, range, accept')
         .header('access-control-max-age', '600')
         .send();

@@ -1,7 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
+import {
+  ErrorBody,
+  Job,
+  JobAccepted,
+  jobAudioFileName,
+  JobList,
+  JobListQuery,
+  JobParams,
+  JobPatch,
+  JobPeaks,
+  JobTimings,
+} from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
@@ -43,6 +54,17 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
     },
   });
 
+  app.patch('/jobs/:id', {
+    schema: {
+      tags: ['jobs'],
+      summary: 'Rename a job: its title, 1 to 200 characters after trimming, one line',
+      params: JobParams,
+      body: JobPatch,
+      response: { 200: Job, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => jobs.rename(request.params.id, request.body.title),
+  });
+
   app.delete('/jobs/:id', {
     schema: {
       tags: ['jobs'],
@@ -59,7 +81,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.post('/jobs/:id/retry', {
     schema: {
       tags: ['jobs'],
-      summary: 'Queue a failed job again, as a new job',
+      summary: 'Queue a failed job again, as a new job that replaces it (the failed job is removed)',
       params: JobParams,
       response: { 202: JobAccepted, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
@@ -105,6 +127,16 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
         .type('application/json; charset=utf-8')
         .sendFile(path.basename(file), path.dirname(file), { cacheControl: false, etag: true, lastModified: true });
     },
+  });
+
+  app.get('/jobs/:id/timings', {
+    schema: {
+      tags: ['jobs'],
+      summary: "Each sentence's start and end in the finished audio and its place in the job's text",
+      params: JobParams,
+      response: { 200: JobTimings, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
+    },
+    handler: async (request) => jobs.timings(request.params.id),
   });
 
   app.get('/jobs/:id/events', {

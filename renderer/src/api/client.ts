@@ -17,6 +17,8 @@ import {
   jobPath,
   JobPeaks,
   jobPeaksPath,
+  JobTimings,
+  jobTimingsPath,
   JOBS_PATH,
   LEXICON_EXPORT_PATH,
   LEXICON_IMPORT_PATH,
@@ -29,6 +31,7 @@ import {
   TTS_ROOT,
   type ErrorCode,
   type JobEventType,
+  type JobPatch,
   type JobListQuery,
   type LexiconFormat,
   type LexiconImport,
@@ -143,13 +146,18 @@ export class OratorClient {
     return checked<Job>(Job, await this.json(jobPath(id)), 'job');
   }
 
+  /** A page of the job list: the query's fields are the gateway's (JobListQuery). */
   async listJobs(query: JobListQuery = {}) {
     const params = new URLSearchParams();
-    if (query.limit !== undefined) params.set('limit', String(query.limit));
-    if (query.cursor) params.set('cursor', query.cursor);
-    if (query.status) params.set('status', query.status);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
     const search = params.size > 0 ? `?${params}` : '';
     return checked<JobList>(JobList, await this.json(`${JOBS_PATH}${search}`), 'job list');
+  }
+
+  /** Gives a job a title of the user's; answers the job as it is now. */
+  async renameJob(id: string, title: string) {
+    const response = await this.send(jobPath(id), { method: 'PATCH', body: JSON.stringify({ title } satisfies JobPatch) });
+    return checked<Job>(Job, await jsonBody(response), 'job');
   }
 
   /**
@@ -172,6 +180,11 @@ export class OratorClient {
 
   async peaks(id: string) {
     return checked<JobPeaks>(JobPeaks, await this.json(jobPeaksPath(id)), 'peaks');
+  }
+
+  /** Each sentence's start and end in a finished job's audio (GET /jobs/{id}/timings). */
+  async timings(id: string) {
+    return checked<JobTimings>(JobTimings, await this.json(jobTimingsPath(id)), 'timings');
   }
 
   jobAudioUrl(id: string): string {

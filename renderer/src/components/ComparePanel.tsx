@@ -16,7 +16,10 @@ export function ComparePanel() {
   const setText = useApp((s) => s.setCompareText);
   const voices = useApp((s) => s.compareVoices);
   const takes = useApp((s) => s.compareTakes);
-  const { setCompareVoice, addCompareVoice, removeCompareVoice, runCompare } = useApp.getState();
+  const blind = useApp((s) => s.compareBlind);
+  const order = useApp((s) => s.compareOrder);
+  const revealed = useApp((s) => s.compareRevealed);
+  const { setCompareVoice, addCompareVoice, removeCompareVoice, runCompare, setCompareBlind, revealCompare } = useApp.getState();
   const players = useRef(new Map<number, WaveSurfer>());
   const [active, setActive] = useState<number | null>(null);
   const loading = Object.values(takes).some((t) => t.status === 'loading');
@@ -47,12 +50,13 @@ export function ComparePanel() {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT')) return;
-      const n = Number(event.key);
-      if (n >= 1 && n <= COMPARE_MAX && takes[n - 1]?.status === 'ready') switchTo(n - 1);
+      // keys count takes as listed, which a blind run has shuffled
+      const slot = order[Number(event.key) - 1];
+      if (slot !== undefined && takes[slot]?.status === 'ready') switchTo(slot);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [switchTo, takes]);
+  }, [switchTo, takes, order]);
 
   const run = () => {
     players.current.forEach((ws) => ws.pause());
@@ -99,6 +103,10 @@ export function ComparePanel() {
           </div>
         ))}
         <div className="compare-buttons">
+          <label className="check" title="Takes shuffled and their voices hidden until you reveal them">
+            <input type="checkbox" checked={blind} onChange={(e) => setCompareBlind(e.target.checked)} />
+            Blind
+          </label>
           <button type="button" className="secondary" onClick={addCompareVoice} disabled={voices.length >= COMPARE_MAX}>
             Add voice
           </button>
@@ -122,20 +130,32 @@ export function ComparePanel() {
           Choose two to four voices and press Compare. Each take gets its own waveform; play one, then switch to another at the same moment.
         </p>
       )}
+      {!revealed && (
+        <p className="blind-bar">
+          <span>Blind: the takes are shuffled and their voices hidden.</span>
+          <button type="button" className="secondary small" onClick={revealCompare}>
+            Reveal voices
+          </button>
+        </p>
+      )}
       <ol className="takes" aria-label="Takes">
-        {voices.map((voice, index) =>
-          takes[index] ? (
+        {order.map((index, position) => {
+          const voice = voices[index];
+          const take = takes[index];
+          return take && voice !== undefined ? (
             <CompareTakeRow
               key={`${index}-${voice}`}
               index={index}
+              position={position}
               voiceId={voice}
-              take={takes[index]}
+              hidden={!revealed}
+              take={take}
               active={active === index}
               onPlay={switchTo}
               register={register}
             />
-          ) : null,
-        )}
+          ) : null;
+        })}
       </ol>
     </section>
   );

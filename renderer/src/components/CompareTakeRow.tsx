@@ -2,27 +2,35 @@ import { useEffect, useRef } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
 import { formatClock } from '../lib/format';
 import { useApp } from '../store';
-import type { CompareTake } from '../store/compare-slice';
+import { takeLetter, type CompareTake } from '../store/compare-slice';
 import { voiceLabel } from '../store/engines-slice';
 import { PauseIcon, PlayIcon } from './PlayerDock';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
-const WAVE_OPTIONS = { height: 48, barWidth: 2, barGap: 1, barRadius: 2, normalize: true } as const;
+// True scale (not normalised): takes compared side by side show their real levels, volume 0 flat.
+const WAVE_OPTIONS = { height: 48, barWidth: 2, barGap: 1, barRadius: 2, normalize: false } as const;
 
 interface Props {
+  /** The take's slot (its voice picker). */
   index: number;
+  /** Its place in the list, which a blind run shuffles: what keys 1–4 and its letter count. */
+  position: number;
   voiceId: string;
+  /** Blind and not revealed: the voice is not shown. */
+  hidden: boolean;
   take: CompareTake;
   active: boolean;
   onPlay(index: number): void;
   register(index: number, ws: WaveSurfer | null): void;
 }
 
-export function CompareTakeRow({ index, voiceId, take, active, onPlay, register }: Props) {
+export function CompareTakeRow({ index, position, voiceId, hidden, take, active, onPlay, register }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const ws = useWaveSurfer(container, WAVE_OPTIONS);
   const { playing, time, duration } = usePlayback(ws);
-  const name = useApp((s) => voiceLabel(s, voiceId));
+  const voiceName = useApp((s) => voiceLabel(s, voiceId));
+  const letter = takeLetter(position);
+  const name = hidden ? `take ${letter}` : voiceName;
 
   useEffect(() => {
     if (!ws) return;
@@ -44,10 +52,11 @@ export function CompareTakeRow({ index, voiceId, take, active, onPlay, register 
 
   return (
     <li
+      data-voice={hidden ? undefined : voiceId}
       className={`take${active ? ' active' : ''}`}
       data-state={take.status}
       data-duration={duration.toFixed(3)}
-      aria-label={`Take ${index + 1}: ${name}`}
+      aria-label={hidden ? `Take ${letter}` : `Take ${position + 1}: ${voiceName}`}
     >
       <button
         type="button"
@@ -61,9 +70,9 @@ export function CompareTakeRow({ index, voiceId, take, active, onPlay, register 
       <div className="take-main">
         <div className="take-title">
           <span className="slot-number" aria-hidden="true">
-            {index + 1}
+            {position + 1}
           </span>
-          <strong>{name}</strong>
+          <strong>{hidden ? `Take ${letter}` : voiceName}</strong>
           <span className="muted mono small">
             {formatClock(time)} / {formatClock(duration)}
           </span>

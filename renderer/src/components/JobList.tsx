@@ -1,8 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { Job } from '../api/contract';
 import { useApp } from '../store';
-import { sortedJobs } from '../store/jobs-slice';
+import { sortedJobs } from '../store/job-order';
+import { DeleteJobDialog } from './DeleteJobDialog';
+import { UndoDeleteToast } from './UndoDeleteToast';
+import { JobListTools } from './JobListTools';
 import { JobRow } from './JobRow';
+import './jobs.css';
 
 /** Re-renders every few seconds so that ages ("2 minutes ago") stay true. */
 function useNow(intervalMs: number): number {
@@ -18,17 +23,62 @@ export function JobList() {
   const jobs = useApp(useShallow(sortedJobs));
   const error = useApp((s) => s.jobsError);
   const loadJobs = useApp((s) => s.loadJobs);
+  const deleteWithUndo = useApp((s) => s.deleteWithUndo);
   const hasOlder = useApp((s) => s.jobsCursor !== null);
   const loadOlderJobs = useApp((s) => s.loadOlderJobs);
   const now = useNow(15_000);
   const running = jobs.filter((j) => j.status === 'running').length;
+  const search = useApp((s) => s.jobSearch.trim());
+  const [deleting, setDeleting] = useState<Job | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Where focus goes once the list has rendered: a job's row by id, or the heading when none is left.
+  const focusNext = useRef<string | 'heading' | null>(null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const moveFocusTo = (target: string | 'heading') => {
+    focusNext.current = target;
+    rerender();
+  };
+  const openedFrom = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    const target = focusNext.current;
+    if (target === null) return;
+    const row = target === 'heading' ? null : document.querySelector<HTMLElement>(`li.job[data-job-id="${target}"]`);
+    if (target !== 'heading' && !row) return; // not rendered yet
+    focusNext.current = null;
+    (row ?? heading.current)?.focus();
+  });
+
+  const askDelete = (job: Job) => {
+    openedFrom.current = document.activeElement as HTMLElement | null;
+    setDeleting(job);
+  };
+  const answerDelete = async (confirmed: boolean) => {
+    const job = deleting;
+    setDeleting(null);
+    if (!job) return;
+    if (!confirmed) {
+      openedFrom.current?.focus();
+      return;
+    }
+    // Focus moves on to the next row (the one before, at the end), never to the page itself.
+    const at = jobs.findIndex((j) => j.job_id === job.job_id);
+    const neighbour = jobs[at + 1] ?? jobs[at - 1];
+    moveFocusTo(neighbour?.job_id ?? 'heading');
+    await deleteWithUndo(job);
+  };
 
   return (
     <section className="card jobs" aria-labelledby="jobs-title">
       <div className="jobs-head">
-        <h2 id="jobs-title">Jobs</h2>
-        <span className="muted small">{running > 0 ? `${running} running` : `${jobs.length} total`}</span>
+        <h2 id="jobs-title" ref={heading} tabIndex={-1}>
+          Jobs
+        </h2>
+        <span className="muted small" role="status">
+          {running > 0 ? `${running} running` : search ? `${jobs.length} found` : `${jobs.length} total`}
+        </span>
       </div>
+      <JobListTools />
       {error && (
         <p className="error" role="alert">
           {error}{' '}
@@ -38,11 +88,15 @@ export function JobList() {
         </p>
       )}
       {jobs.length === 0 && !error ? (
-        <p className="empty">Long texts become jobs. They appear here, and keep running while you work on something else.</p>
+        <p className="empty">
+          {search
+            ? `No job has “${search}” in its title or text.`
+            : 'Long texts become jobs. They appear here, and keep running while you work on something else.'}
+        </p>
       ) : (
         <ul className="job-list" aria-label="Jobs">
           {jobs.map((job) => (
-            <JobRow key={job.job_id} job={job} now={now} />
+            <JobRow key={job.job_id} job={job} now={now} onDelete={askDelete} onRetried={moveFocusTo} />
           ))}
           {hasOlder && (
             <li className="job-more">
@@ -53,6 +107,8 @@ export function JobList() {
           )}
         </ul>
       )}
+      <UndoDeleteToast onUndone={moveFocusTo} />
+      <DeleteJobDialog job={deleting} onAnswer={(confirmed) => void answerDelete(confirmed)} />
     </section>
   );
 }

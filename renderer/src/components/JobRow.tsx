@@ -1,14 +1,25 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { jobAudioFileName, type Job } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { voiceLabel } from '../store/engines-slice';
-import { jobFraction, jobTitle } from '../store/jobs-slice';
+import { jobTitle } from '../store/jobs-slice';
+import { JobProgress } from './JobProgress';
+import { JobRenameForm } from './JobRenameForm';
 
 const STATUS_LABEL = { running: 'Running', done: 'Done', failed: 'Failed' } as const;
 
-export function JobRow({ job, now }: { job: Job; now: number }) {
+interface Props {
+  job: Job;
+  now: number;
+  /** Delete was pressed: the list asks first. */
+  onDelete?(job: Job): void;
+  /** The job was retried: `replacement` took its place. */
+  onRetried?(replacement: string): void;
+}
+
+export function JobRow({ job, now, onDelete, onRetried }: Props) {
   const id = job.job_id;
   const voice = useApp((s) => voiceLabel(s, job.voice));
   const title = jobTitle(job);
@@ -16,10 +27,12 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
   const name = `“${title}”, ${voice}`;
   const actionError = useApp((s) => s.jobErrors[id]);
   const playing = useApp((s) => s.current?.kind === 'job' && s.current.jobId === id);
-  const { playJob, cancelJob, deleteJob, retryJob, client } = useApp.getState();
+  const { playJob, cancelJob, retryJob, client } = useApp.getState();
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const fraction = jobFraction(job);
+  const [renaming, setRenaming] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
   const cancelled = job.error?.code === 'cancelled';
+  const size = job.audio ? formatBytes(job.audio.bytes) : '';
 
   const download = async () => {
     if (!client) return;
@@ -30,6 +43,22 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       setDownloadError(describeError(error));
     }
   };
+  const retry = async () => {
+    const replacement = await retryJob(id);
+    if (replacement) onRetried?.(replacement);
+  };
+  // Focus goes back to Rename once the form is gone and the button enabled again: after React's
+  // commit, not a frame later (under load the frame came first and focus hit a disabled button).
+  const refocusRename = useRef(false);
+  useEffect(() => {
+    if (renaming || !refocusRename.current) return;
+    refocusRename.current = false;
+    renameButton.current?.focus();
+  }, [renaming]);
+  const closeRename = () => {
+    refocusRename.current = true;
+    setRenaming(false);
+  };
 
   return (
     <li
@@ -37,12 +66,17 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
       aria-label={`Job ${name}, ${cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}`}
       data-job-id={id}
       data-status={job.status}
+      tabIndex={-1}
     >
       <div className="job-line">
         <span className={`badge badge-${cancelled ? 'cancelled' : job.status}`}>{cancelled ? 'Cancelled' : STATUS_LABEL[job.status]}</span>
-        <span className="job-title" title={title}>
-          {title}
-        </span>
+        {renaming ? (
+          <JobRenameForm job={job} onClose={closeRename} />
+        ) : (
+          <span className="job-title" title={title}>
+            {title}
+          </span>
+        )}
       </div>
 
       <div className="job-meta muted">
@@ -51,7 +85,6 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
         </span>
         <span>{formatCount(job.characters)} chars</span>
         {job.audio && <span>{formatClock(job.audio.duration_s)}</span>}
-        {job.audio && <span>{formatBytes(job.audio.bytes)}</span>}
         <time className="job-age" dateTime={job.created_at} title={new Date(job.created_at).toLocaleString()}>
           {formatAge(job.created_at, now)}
         </time>
@@ -66,12 +99,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
         )}
       </div>
 
-      {job.status === 'running' && (
-        <div className="job-progress">
-          <progress max={1} value={fraction} aria-label="Progress" data-done={job.progress.done} />
-          <span className="muted small">{job.progress.total > 0 ? `${job.progress.done} / ${job.progress.total}` : 'Queued'}</span>
-        </div>
-      )}
+      {job.status === 'running' && <JobProgress job={job} />}
 
       {job.status === 'failed' && job.error && !cancelled && (
         <p className="error small" role="note">
@@ -95,8 +123,15 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
             <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${name}`}>
               Play
             </button>
-            <button type="button" className="small ghost" onClick={() => void download()} aria-label={`Download job ${name}`}>
-              Download
+            <button
+              type="button"
+              className="small ghost"
+              onClick={() => void download()}
+              aria-label={`Download job ${name}, WAV, ${size}`}
+              title={`${jobAudioFileName(id)}, ${size}`}
+            >
+              <DownloadIcon />
+              {size}
             </button>
           </>
         )}
@@ -106,12 +141,22 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
           </button>
         )}
         {job.status === 'failed' && (
-          <button type="button" className="small secondary" onClick={() => void retryJob(id)} aria-label={`Retry job ${name}`}>
+          <button type="button" className="small secondary" onClick={() => void retry()} aria-label={`Retry job ${name}`}>
             Retry
           </button>
         )}
+        <button
+          ref={renameButton}
+          type="button"
+          className="small ghost"
+          onClick={() => setRenaming(true)}
+          disabled={renaming}
+          aria-label={`Rename job ${name}`}
+        >
+          Rename
+        </button>
         {job.status !== 'running' && (
-          <button type="button" className="small ghost danger" onClick={() => void deleteJob(id)} aria-label={`Delete job ${name}`}>
+          <button type="button" className="small ghost danger" onClick={() => onDelete?.(job)} aria-label={`Delete job ${name}`}>
             Delete
           </button>
         )}
@@ -119,3 +164,18 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
     </li>
   );
 }
+
+const DownloadIcon = () => (
+  <svg
+    viewBox="0 0 24 24"
+    width="15"
+    height="15"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+  >
+    <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+  </svg>
+);

@@ -5,12 +5,22 @@ import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
 import type { PlayerSource } from '../store/player-slice';
 import { loadJobAudio, type LoadMode } from './load-job-audio';
+import { ReadAlong } from './ReadAlong';
 import { usePlaybackKeys } from './use-playback-keys';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
-// Module constant: the options object must not change between renders.
-const WAVE_OPTIONS = { height: 56, barWidth: 2, barGap: 1, barRadius: 2, normalize: true, dragToSeek: true, hideScrollbar: false } as const;
+// Module constant: the options object must not change between renders. True scale, not normalised,
+// so a take at volume 0.5 looks half as loud as one at 1.
+const WAVE_OPTIONS = {
+  height: 56,
+  barWidth: 2,
+  barGap: 1,
+  barRadius: 2,
+  normalize: false,
+  dragToSeek: true,
+  hideScrollbar: false,
+} as const;
 
 /** The player at the bottom of the window: inline results, previews and finished jobs. */
 export function PlayerDock() {
@@ -118,6 +128,7 @@ function Player({ source }: { source: PlayerSource }) {
           aria-valuenow={Math.round(time)}
           aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
         />
+        {source.kind === 'job' && ready && <ReadAlong jobId={source.jobId} ws={ws} time={time} />}
       </div>
       <div className="dock-controls">
         <label className="mini-field">

@@ -20,12 +20,13 @@ export function TopBar() {
 
   return (
     <header className="topbar">
-      <div className="brand">
+      {/* the page's one h1, on every tab: each tab's cards are its h2s */}
+      <h1 className="brand">
         <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
           <path d="M4 10v4M8 7v10M12 4v16M16 8v8M20 11v2" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" fill="none" />
         </svg>
         <span>Orator</span>
-      </div>
+      </h1>
       <nav role="tablist" aria-label="Sections" className="tabs">
         {TABS.map((t) => (
           <button

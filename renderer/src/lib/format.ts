@@ -23,10 +23,12 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 /** "just now", "3 minutes ago", "yesterday". */
 export function formatAge(iso: string, now = Date.now()): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (Math.abs(seconds) < 45) return 'just now';
+  // each unit while it rounds below the next: 23 h 59 min is "tomorrow", not "in 24 hours"
+  const minutes = Math.round(seconds / 60);
+  if (Math.abs(minutes) < 60) return relative.format(minutes, 'minute');
+  const hours = Math.round(seconds / 3600);
+  if (Math.abs(hours) < 24) return relative.format(hours, 'hour');
   return relative.format(Math.round(seconds / 86_400), 'day');
 }
 

@@ -19,6 +19,14 @@ export interface CompareSlice {
   compareVoices: string[];
   /** Results by slot index, for the text and voices of the last run. */
   compareTakes: Record<number, CompareTake>;
+  /** Blind listening (QA): takes shuffled and their voices hidden until revealed. */
+  compareBlind: boolean;
+  /** The slots in the order their takes are shown: shuffled in a blind run, else 0, 1, … */
+  compareOrder: number[];
+  /** Whether the takes' voices are shown: always, unless a blind run is not revealed yet. */
+  compareRevealed: boolean;
+  setCompareBlind(blind: boolean): void;
+  revealCompare(): void;
   setCompareText(text: string): void;
   setCompareVoice(index: number, voiceId: string): void;
   addCompareVoice(): void;
@@ -30,23 +38,31 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => ({
   compareText: 'The quick brown fox jumps over the lazy dog, and the narrator reads it twice.',
   compareVoices: ['', ''],
   compareTakes: {},
+  compareBlind: false,
+  compareOrder: [],
+  compareRevealed: true,
 
   setCompareText: (compareText) => set({ compareText }),
+  setCompareBlind: (compareBlind) => set({ compareBlind }),
+  revealCompare: () => set({ compareRevealed: true }),
   setCompareVoice: (index, voiceId) => set({ compareVoices: get().compareVoices.map((v, i) => (i === index ? voiceId : v)) }),
   addCompareVoice: () => {
     if (get().compareVoices.length < COMPARE_MAX) set({ compareVoices: [...get().compareVoices, ''] });
   },
   removeCompareVoice: (index) => {
     if (get().compareVoices.length <= COMPARE_MIN) return;
-    set({ compareVoices: get().compareVoices.filter((_, i) => i !== index), compareTakes: {} });
+    set({ compareVoices: get().compareVoices.filter((_, i) => i !== index), compareTakes: {}, compareOrder: [] });
   },
 
   /** Speaks the text in every chosen voice at once; each take lands on its own row. */
   async runCompare() {
-    const { client, compareText, compareVoices, rate, pitch, volume } = get();
+    const { client, compareText, compareVoices, compareBlind, rate, pitch, volume } = get();
     if (!client || !compareText.trim()) return;
     const text = clipCodePoints(compareText, PREVIEW_MAX_CHARS);
+    const slots = compareVoices.map((_, i) => i);
     set({
+      compareOrder: compareBlind ? shuffled(slots) : slots,
+      compareRevealed: !compareBlind,
       compareTakes: Object.fromEntries(
         compareVoices.map((v, i) => [i, v ? { status: 'loading' } : { status: 'error', error: 'Choose a voice.' }]),
       ),
@@ -66,3 +82,16 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => ({
     );
   },
 });
+
+/** A uniformly random order (Fisher–Yates); the one given can come out, as blindness requires. */
+export function shuffled<T>(items: readonly T[], random: () => number = Math.random): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A take's name in blind listening: A, B, C, D by its place in the list. */
+export const takeLetter = (position: number) => String.fromCharCode(65 + position);

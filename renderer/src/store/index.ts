@@ -9,6 +9,7 @@ import { createPlayerSlice } from './player-slice';
 import { deferredLocalStorage } from './persist-storage';
 import { createSettingsSlice } from './settings-slice';
 import type { Store } from './types';
+import { createUndoDeleteSlice } from './undo-delete-slice';
 
 export type { Store } from './types';
 
@@ -27,6 +28,7 @@ export function createAppStore() {
         ...createPlayerSlice(...a),
         ...createCompareSlice(...a),
         ...createSettingsSlice(...a),
+        ...createUndoDeleteSlice(...a),
       }),
       {
         name: STORAGE_KEY,
@@ -43,6 +45,7 @@ export function createAppStore() {
           tab: s.tab,
           compareText: s.compareText,
           compareVoices: s.compareVoices,
+          jobOrder: s.jobOrder,
         }),
       },
     ),

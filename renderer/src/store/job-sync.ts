@@ -42,7 +42,7 @@ async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
           state().setJobsSync('live');
           void state().loadJobs();
         },
-        onEvent: ({ job }) => state().upsertJob(job),
+        onEvent: ({ job }) => state().applyJobEvent(job),
       });
     } catch (error) {
       if (signal.aborted) return;

@@ -10,7 +10,7 @@ import { createAppStore, STORAGE_KEY } from './index';
 import { deliveryHint, previewSource } from './editor-slice';
 import { filterVoices, languageOptions } from './engines-slice';
 import { startJobSync } from './job-sync';
-import { sortedJobs } from './jobs-slice';
+import { sortedJobs } from './job-order';
 
 let gateway: TestGateway;
 const THRESHOLD = 300;
@@ -141,7 +141,7 @@ describe('jobs', () => {
 
       const long = await gateway.post('/api/v1/tts/synthesize', { text: LONG.repeat(40) });
       const { job_id: running } = (await long.json()) as { job_id: string };
-      await expect.poll(() => store.getState().jobs[running]?.status).toBe('running');
+      await expect.poll(() => store.getState().jobs[running]?.status, { timeout: 30_000 }).toBe('running');
       await store.getState().cancelJob(running);
       expect(store.getState().jobs[running]).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
 

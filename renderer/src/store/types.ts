@@ -6,7 +6,8 @@ import type { EnginesSlice } from './engines-slice';
 import type { JobsSlice } from './jobs-slice';
 import type { PlayerSlice } from './player-slice';
 import type { SettingsSlice } from './settings-slice';
+import type { UndoDeleteSlice } from './undo-delete-slice';
 
-export type Store = ConnectionSlice & EnginesSlice & EditorSlice & JobsSlice & PlayerSlice & CompareSlice & SettingsSlice;
+export type Store = ConnectionSlice & EnginesSlice & EditorSlice & JobsSlice & PlayerSlice & CompareSlice & SettingsSlice & UndoDeleteSlice;
 
 export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;

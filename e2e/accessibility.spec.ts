@@ -1,0 +1,62 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { api, expect, test, type Gateway } from './fixtures';
+import { dock, playerReady } from './helpers';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** axe-core's serious and critical findings on the page as it is, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`));
+}
+
+async function finishedJob(gateway: Gateway, text: string): Promise<string> {
+  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
+  const { job_id } = (await response.json()) as { job_id: string };
+  await expect
+    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('done');
+  return job_id;
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`axe: no serious or critical violations on any tab or dialog, ${theme}`, async ({ studio: page, gateway, snap }) => {
+    // axe over the voice table (hundreds of rows) takes tens of seconds on a busy machine
+    test.setTimeout(180_000);
+    const id = await finishedJob(gateway, 'One job to list. It has two sentences.');
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption(theme);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const found: Record<string, string[]> = {};
+
+    for (const tab of ['Studio', 'Voices', 'Compare']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tabpanel', { name: tab })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+      if (tab === 'Voices') await expect(page.getByRole('tabpanel', { name: tab }).getByRole('button').first()).toBeVisible();
+      found[tab] = await seriousViolations(page);
+    }
+
+    await page.getByRole('tab', { name: 'Studio' }).click();
+    const row = page.locator(`li.job[data-job-id="${id}"]`);
+    await row.getByRole('button', { name: /^Play job/ }).click();
+    await playerReady(page);
+    await expect(dock(page).getByRole('group', { name: /^Read along/ })).toBeVisible();
+    found['player and read-along'] = await seriousViolations(page);
+
+    await row.getByRole('button', { name: /^Delete job/ }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found['delete dialog'] = await seriousViolations(page);
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Delete/ })
+      .click();
+    await expect(page.getByRole('status').getByRole('button', { name: 'Undo' })).toBeVisible();
+    found['undo toast'] = await seriousViolations(page);
+    await snap(`axe-${theme}`);
+
+    expect(found).toEqual({ Studio: [], Voices: [], Compare: [], 'player and read-along': [], 'delete dialog': [], 'undo toast': [] });
+  });
+}

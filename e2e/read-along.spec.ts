@@ -1,0 +1,63 @@
+import { api, expect, test, type Gateway } from './fixtures';
+import { dock, playerReady } from './helpers';
+
+const TEXT = [
+  'The lighthouse keeper climbed the stairs. The storm rolled in from the west. Rain hit the glass.',
+  'Below, the harbour lights flickered. The boats strained against their ropes. Nobody slept that night.',
+  'By morning the sea was calm again. The keeper wrote one line in the log. Then he went to sleep.',
+].join('\n\n');
+
+interface Timings {
+  duration_s: number;
+  sentences: { start_s: number; end_s: number; text: string }[];
+}
+
+async function finishedJob(gateway: Gateway, text: string): Promise<string> {
+  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
+  expect(response.status).toBe(202);
+  const { job_id } = (await response.json()) as { job_id: string };
+  await expect
+    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('done');
+  return job_id;
+}
+
+test('read-along: the spoken sentence is highlighted as it plays; a click seeks into that sentence', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
+  const id = await finishedJob(gateway, TEXT);
+  const timings = (await (await api(gateway, `/api/v1/tts/jobs/${id}/timings`)).json()) as Timings;
+  expect(timings.sentences).toHaveLength(9);
+
+  const row = page.locator(`li.job[data-job-id="${id}"]`);
+  await row.getByRole('button', { name: /^Play job/ }).click();
+  await playerReady(page);
+  const readAlong = dock(page).getByRole('group', { name: /^Read along/ });
+  const sentences = readAlong.getByRole('button');
+  await expect(sentences).toHaveText(timings.sentences.map((s) => s.text));
+  const current = readAlong.locator('[aria-current="true"]');
+
+  // The highlight follows playback: it moves past the first sentence, always onto the one started last.
+  await expect.poll(async () => Number(await current.getAttribute('data-index')), { timeout: 20_000 }).toBeGreaterThan(0);
+  const time = Number(await dock(page).getAttribute('data-time'));
+  const shown = Number(await current.getAttribute('data-index'));
+  expect(timings.sentences[shown]!.start_s).toBeLessThanOrEqual(time + 0.3);
+
+  // A click on the seventh sentence plays from within it, and highlights it.
+  const target = 6;
+  await sentences.nth(target).click();
+  await expect(current).toHaveAttribute('data-index', String(target));
+  const landed = Number(await dock(page).getAttribute('data-time'));
+  expect(landed).toBeGreaterThanOrEqual(timings.sentences[target]!.start_s - 0.1);
+  expect(landed).toBeLessThan(timings.sentences[target]!.end_s);
+  await expect(sentences.nth(target)).toBeFocused();
+  await snap('read-along');
+
+  // Keyboard: arrows move between sentences, Enter seeks to the one focused.
+  await page.keyboard.press('ArrowUp');
+  await expect(sentences.nth(target - 1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(current).toHaveAttribute('data-index', String(target - 1));
+});
