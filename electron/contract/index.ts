@@ -13,3 +13,4 @@ export * from './whoami';
 export * from './security-headers';
 export * from './text';
 export * from './names';
+export * from './formats';
