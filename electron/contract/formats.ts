@@ -74,23 +74,13 @@ const BITRATE_DESCRIPTION = `Bitrate of a lossy format in kbps (${BITRATE_RULES}
 
 /** `format` and `bitrate_kbps` of a JSON body. */
 export const FormatFields = {
-  format: Type.Optional(
-    Type.Union(
-      OUTPUT_FORMATS.map((format) => Type.Literal(format)),
-      { default: DEFAULT_OUTPUT_FORMAT, description: FORMAT_DESCRIPTION },
-    ),
-  ),
+  format: Type.Optional(Type.Enum(OUTPUT_FORMATS, { default: DEFAULT_OUTPUT_FORMAT, description: FORMAT_DESCRIPTION })),
   bitrate_kbps: Type.Optional(Type.Integer({ minimum: 1, maximum: 320, description: BITRATE_DESCRIPTION })),
 };
 
 /** `format` and `bitrate_kbps` of a query string (its values are strings). */
 export const FormatQuery = Type.Object({
-  format: Type.Optional(
-    Type.Union(
-      OUTPUT_FORMATS.map((format) => Type.Literal(format)),
-      { description: `${FORMAT_DESCRIPTION}; default: the job's own` },
-    ),
-  ),
+  format: Type.Optional(Type.Enum(OUTPUT_FORMATS, { description: `${FORMAT_DESCRIPTION}; default: the job's own` })),
   bitrate_kbps: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: BITRATE_DESCRIPTION })),
 });
 

@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../contract';
 import type { Db } from '../storage/database';
 import type { Chunk } from './chunker';
 import { assertTransition, type JobState } from './state';
@@ -24,6 +25,12 @@ export interface JobRow {
   audio_bytes: number | null;
   duration_s: number | null;
   expires_at: string | null;
+  /** The format its audio is stored in. */
+  format: OutputFormat;
+  /** Lossy formats: the bitrate it is encoded at. */
+  bitrate_kbps: number | null;
+  /** 1: a job in another format keeps its WAV beside it. */
+  keep_wav: 0 | 1;
 }
 
 export interface ChunkRow {
@@ -36,11 +43,24 @@ export interface ChunkRow {
   attempts: number;
 }
 
-export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
+/** What joining a chunk's audio into its job's needs: everything but its text. */
+export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples' | 'done'>;
 
 export type NewJob = Pick<
   JobRow,
-  'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
+  | 'id'
+  | 'title'
+  | 'engine'
+  | 'voice'
+  | 'local_voice'
+  | 'rate'
+  | 'pitch'
+  | 'volume'
+  | 'characters'
+  | 'created_at'
+  | 'format'
+  | 'bitrate_kbps'
+  | 'keep_wav'
 > & {
   expires_at?: string | null;
 };
@@ -58,8 +78,10 @@ export class JobStore {
 
   insert(job: NewJob, chunks: Chunk[]): void {
     const insertJob = this.db.prepare(
-      `INSERT INTO jobs (id, title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
-       VALUES (@id, @title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+      `INSERT INTO jobs (id, title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at,
+                         format, bitrate_kbps, keep_wav)
+       VALUES (@id, @title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at,
+               @format, @bitrate_kbps, @keep_wav)`,
     );
     const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
@@ -111,9 +133,10 @@ export class JobStore {
     return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
   }
 
-  /** What joining a job's audio needs of its chunks: everything but their text. */
-  chunkLayout(jobId: string): ChunkLayout[] {
-    return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
+  /** One chunk of a job, without its text. */
+  chunkLayout(jobId: string, idx: number): ChunkLayout | undefined {
+    return this.db.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
+      ChunkLayout | undefined;
   }
 
   countAttempt(jobId: string, idx: number): void {

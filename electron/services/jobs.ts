@@ -1,4 +1,4 @@
-import { ApiError, type Job, type JobEvent, type JobList, type JobStatus } from '../contract';
+import { ApiError, type Job, type JobEvent, type JobList, type JobStatus, type OutputFormat } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
@@ -6,7 +6,7 @@ import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
-import { isExpired, toJobView } from '../jobs/view';
+import { hasWav, isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MAX_PAGE = 200;
@@ -88,18 +88,23 @@ export class JobService {
     return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
   }
 
-  /** The path of a finished job's WAV file, or the reason there is none. */
-  async audioFile(id: string): Promise<string> {
-    await this.playableRow(id);
-    return this.runner.files.audioFile(id);
+  /** A finished job's audio file in its format, or the reason there is none. */
+  async audioFile(id: string): Promise<{ file: string; format: OutputFormat }> {
+    const row = await this.playableRow(id);
+    return { file: this.runner.files.audioFile(id, row.format), format: row.format };
   }
 
   /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
   async peaksFile(id: string): Promise<string> {
-    await this.playableRow(id);
+    const row = await this.playableRow(id);
     return this.peaks.ensure(id).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw this.audioMissing(id);
-      throw error;
+      if (error.code !== 'ENOENT') throw error;
+      if (hasWav(row)) throw this.audioMissing(id);
+      // its audio is there, but Orator has no decoder for its format to compute them again
+      throw new ApiError(
+        'audio_missing',
+        `The peaks file of job ${id} was removed outside Orator, and its ${row.format} audio cannot be read back to compute them.`,
+      );
     });
   }
 
@@ -143,7 +148,7 @@ export class JobService {
   /** A done job whose WAV was removed behind Orator's back is recorded as such when it is next looked at. */
   private async withAudioChecked(row: JobRow): Promise<JobRow> {
     if (row.state !== 'done' || row.audio_bytes === null || isExpired(row)) return row;
-    if (await fileExists(this.runner.files.audioFile(row.id))) return row;
+    if (await fileExists(this.runner.files.audioFile(row.id, row.format))) return row;
     this.audioMissing(row.id);
     return this.store.get(row.id)!;
   }

@@ -57,7 +57,8 @@ export class SynthesisService {
     const options = prosody(body);
     const output = outputChoice(body);
     if (body.mode === 'job' || length > this.limits.inlineThreshold) {
-      return { kind: 'job', job: toJobView(await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob())) };
+      const job = await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob(), { ...output, keepWav: body.keep_wav ?? false });
+      return { kind: 'job', job: toJobView(job) };
     }
     return this.inline(resolved, text, options, output);
   }

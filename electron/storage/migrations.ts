@@ -40,4 +40,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN title TEXT NOT NULL DEFAULT '';
   UPDATE jobs SET title = COALESCE((SELECT substr(text, 1, 80) FROM chunks WHERE chunks.job_id = jobs.id AND chunks.idx = 0), '');
   `,
+  // 3: each job's output format: encoded as its chunks arrive, its WAV kept beside it only if asked
+  `
+  ALTER TABLE jobs ADD COLUMN format TEXT NOT NULL DEFAULT 'wav';
+  ALTER TABLE jobs ADD COLUMN bitrate_kbps INTEGER;
+  ALTER TABLE jobs ADD COLUMN keep_wav INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -113,9 +113,12 @@ function describeValidation(error: FastifyError): string {
   }
   if (field === 'bitrate_kbps') return `"bitrate_kbps" must be a whole number of kbps that suits the format (${BITRATE_RULES}).`;
   if (field === 'text') return '"text" must be a string with at least one character that is not whitespace or a control character.';
-  const allowed = error
-    .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-    .map((e) => JSON.stringify(e.params.allowedValue));
+  const allowed =
+    first.keyword === 'enum'
+      ? (params.allowedValues as unknown[]).map((value) => JSON.stringify(value))
+      : error
+          .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+          .map((e) => JSON.stringify(e.params.allowedValue));
   if (allowed.length) return `"${field}" must be one of ${allowed.join(', ')}.`;
   return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
+import { AUDIO_MEDIA, ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
@@ -81,11 +81,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
     },
     handler: async (request, reply) => {
       const { id } = request.params;
-      const file = await jobs.audioFile(id);
+      const { file, format } = await jobs.audioFile(id);
       request.onMissingFile = () => jobs.audioMissing(id);
-      return reply
-        .header('content-disposition', `attachment; filename="${jobAudioFileName(id)}"`)
-        .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });
+      return (
+        reply
+          .type(AUDIO_MEDIA[format].contentType)
+          .header('content-disposition', `attachment; filename="${jobAudioFileName(id, format)}"`)
+          // the format's own type, not one guessed from the extension (.pcm, .flac)
+          .sendFile(path.basename(file), path.dirname(file), {
+            acceptRanges: true,
+            cacheControl: false,
+            contentType: false,
+            etag: true,
+            lastModified: true,
+          })
+      );
     },
   });
 

@@ -25,7 +25,7 @@ export function JobRow({ job, now }: { job: Job; now: number }) {
     if (!client) return;
     setDownloadError(null);
     try {
-      saveBlob(await client.jobAudio(id), jobAudioFileName(id));
+      saveBlob(await client.jobAudio(id), jobAudioFileName(id, job.audio?.format));
     } catch (error) {
       setDownloadError(describeError(error));
     }
