@@ -55,7 +55,7 @@ async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; st
       reject(new Error(`The gateway exited with ${code}.\n${stdout}${stderr}`));
     });
   });
-  const match = /^Orator gateway at (http:\/\/\S+?)\/ .* API key in (\S+)$/.exec(line);
+  const match = /^Orator gateway at (http:\/\/\S+?)\/ .* API key in (\S+) · admin token in \S+$/.exec(line);
   if (!match) throw new Error(`Unexpected gateway line: ${line}`);
   const [, url, keyFile] = match as unknown as [string, string, string];
   const apiKey = (await readFile(keyFile, 'utf8')).trim();

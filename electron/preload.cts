@@ -3,6 +3,7 @@
  * (esbuild bundles ./shell/bridge into it). Exposes named functions only.
  */
 import { contextBridge, ipcRenderer } from 'electron';
+import type { SettingsUpdate, SettingsView } from './contract/settings';
 import { IPC, type DesktopConnection, type OratorBridge } from './shell/bridge';
 
 // Synchronous once, at load: the studio reads the connection before its first render. Main
@@ -16,6 +17,8 @@ if (connection) {
     appVersion: connection.appVersion,
     openDataFolder: () => ipcRenderer.invoke(IPC.openDataFolder) as Promise<void>,
     copyToClipboard: (text: string) => ipcRenderer.invoke(IPC.copyToClipboard, text) as Promise<void>,
+    saveSettings: (update: SettingsUpdate) => ipcRenderer.invoke(IPC.saveSettings, update) as Promise<SettingsView>,
+    regenerateApiKey: () => ipcRenderer.invoke(IPC.regenerateApiKey) as Promise<string>,
   } satisfies OratorBridge;
   contextBridge.exposeInMainWorld('orator', bridge);
 }

@@ -18,6 +18,8 @@ function startupLine(gateway: Gateway, keySource: string | undefined, terminal: 
   else if (gateway.apiKeyCreated && terminal)
     parts.push(`studio: ${gateway.url}/#key=${gateway.apiKey}`, `API key saved in ${gateway.apiKeyFile}`);
   else parts.push(`API key in ${gateway.apiKeyFile}`);
+  // the token itself is never printed: settings are changed by whoever can read this file
+  parts.push(`admin token in ${gateway.adminTokenFile}`);
   return parts.join(' · ');
 }
 

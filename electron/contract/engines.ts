@@ -35,6 +35,12 @@ export const Voice = Type.Object({
   sampleRate: Type.Integer(),
   quality: Type.Optional(QualityTier),
   options: Type.Optional(OptionSupport),
+  hosts: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'With the Redis job queue only (docs/scale.md): the worker hosts that serve this for jobs, by name. Absent with the embedded queue, where this machine runs every job',
+    }),
+  ),
 });
 export type Voice = Static<typeof Voice>;
 
@@ -57,6 +63,12 @@ export const EngineSummary = Type.Object({
   warnings: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Problems found while probing that leave the engine usable, e.g. a malformed model folder that was skipped',
+    }),
+  ),
+  hosts: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'With the Redis job queue only (docs/scale.md): the worker hosts that serve this for jobs, by name. Absent with the embedded queue, where this machine runs every job',
     }),
   ),
 });

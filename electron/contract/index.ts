@@ -14,3 +14,4 @@ export * from './security-headers';
 export * from './text';
 export * from './names';
 export * from './formats';
+export * from './internal';

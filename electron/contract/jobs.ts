@@ -57,11 +57,22 @@ export const JobList = Type.Object({
 });
 export type JobList = Static<typeof JobList>;
 
+/** Jobs per page of GET /jobs. */
+export const JOB_PAGE = { min: 1, max: 200, default: 50 } as const;
+
 export const JobListQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: '1 to 200, default 50' })),
-  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: JOB_PAGE.min,
+      maximum: JOB_PAGE.max,
+      default: JOB_PAGE.default,
+      description: `Jobs per page, ${JOB_PAGE.min} to ${JOB_PAGE.max}`,
+    }),
+  ),
+  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page' })),
   status: Type.Optional(JobStatus),
 });
+export type JobListQuery = Static<typeof JobListQuery>;
 
 /** Precomputed waveform peaks, so a player can draw hours of audio without decoding it. */
 export const JobPeaks = Type.Object({

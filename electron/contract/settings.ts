@@ -26,7 +26,7 @@ export const Settings = Type.Object(
     host: Type.String({
       pattern: HOST_PATTERN,
       maxLength: 253,
-      description: 'Address the gateway binds; anything but loopback exposes it to the network',
+      description: 'Address the gateway binds; anything but loopback exposes it to the network. Read-only: set by --host or ORATOR_HOST',
     }),
     port: Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one at each start' }),
     inline_threshold: Type.Integer({
@@ -49,6 +49,10 @@ export const Settings = Type.Object(
 );
 export type Settings = Static<typeof Settings>;
 export type SettingName = keyof Settings;
+
+/** What PUT /settings takes: every setting but the bind address, which only flags and env vars set. */
+export const SettingsUpdate = Type.Omit(Settings, ['host'], { additionalProperties: false });
+export type SettingsUpdate = Static<typeof SettingsUpdate>;
 
 export const SettingsView = Type.Object({
   settings: Settings,

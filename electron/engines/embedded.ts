@@ -46,7 +46,7 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
     capabilities: spec.capabilities,
     async probe(): Promise<Probe> {
       try {
-        const voices = await pool.run({ kind: 'voices', engine: id }, 'interactive', { timeoutMs: ENGINE_TIMEOUT_MS }).catch(failed());
+        const voices = await pool.voices(id, ENGINE_TIMEOUT_MS).catch(failed());
         if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices.` };
         const preferred = voices.find((v) => v.id === `${id}:${spec.defaultVoice}`) ?? voices[0]!;
         return { available: true, voices, defaultVoice: preferred.id };

@@ -2,6 +2,7 @@ import { ApiError, splitVoiceId, type EngineDetail, type EngineSummary, type Voi
 import type { Pcm } from '../audio/pcm';
 import type { EngineAdapter, Probe, SynthesisContext, SynthesisRequest } from './engine';
 import { optionSupport } from './engine';
+import { UntrustedProgram } from './executable';
 import { synthesizeWithPolicy } from './output-policy';
 
 /** Rate, pitch and volume of a request, 1 meaning the voice's own. */
@@ -63,6 +64,24 @@ export class EngineRegistry {
     const options = optionSupport(entry.adapter.capabilities);
     const voices = entry.probe.available ? entry.probe.voices : [];
     return { ...summarize(entry), voices: voices.map((voice) => ({ options, ...voice })) };
+  }
+
+  /**
+   * Whether `file` may be saved as the program of engine `engineId` (the engine_executables
+   * setting): only engines that run a program take one, and only a program they would run.
+   */
+  async vetProgram(engineId: string, file: string): Promise<void> {
+    const takers = [...this.entries.values()].filter((e) => e.adapter.vetProgram).map((e) => e.adapter.id);
+    const adapter = this.entries.get(engineId)?.adapter;
+    if (!adapter?.vetProgram) {
+      throw new ApiError('invalid_executable', `engine_executables: "${engineId}" runs no program; engines that do: ${takers.join(', ')}.`);
+    }
+    try {
+      await adapter.vetProgram(file);
+    } catch (error) {
+      if (!(error instanceof UntrustedProgram)) throw error;
+      throw new ApiError('invalid_executable', `engine_executables.${engineId}: ${error.message}.`, { cause: error });
+    }
   }
 
   /** The engine used when a request names neither voice nor engine. */

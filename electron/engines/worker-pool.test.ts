@@ -55,4 +55,12 @@ describe('embedded engines on the worker pool', () => {
     ]);
     expect(order).toEqual(['b1', 'i1', 'b2', 'b3']);
   });
+
+  it('lists voices on a thread of its own that exits when idle, so synthesis threads load only the engines they use', async () => {
+    const before = pool.liveThreads;
+    const voices = await pool.voices('flite', 30_000);
+    expect(voices.map((v) => v.id)).toContain('flite:slt');
+    expect(pool.liveThreads).toBe(before + 1);
+    await expect.poll(() => pool.liveThreads, { timeout: 15_000, interval: 200 }).toBe(before);
+  });
 });

@@ -2,7 +2,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { LaneLimiter, type Lane } from './lanes';
-import type { WorkerReply, WorkerTask } from './worker-protocol';
+import type { Voice } from '../contract';
+import type { SynthesisTask, WorkerReply } from './worker-protocol';
 
 export type { Lane } from './lanes';
 
@@ -28,13 +29,20 @@ export class TaskTimeout extends Error {
   }
 }
 
+/** A listing thread that has nothing more to list exits after this long, with the engines it loaded. */
+const LISTER_IDLE_MS = 2_000;
+
 /**
  * The worker-thread pool that runs all embedded engines. Tasks reach Piscina only when a thread is
  * free, through a LaneLimiter: Piscina's own queue would let tasks that carry an AbortSignal skip
  * the lanes (it parks them in a plain FIFO served first), and every task here carries one.
+ *
+ * Voices are listed on a thread of their own that exits when idle: listing loads an engine (up to
+ * 70 MB for Flite), and a synthesis thread should hold only the engines it synthesizes with.
  */
 export class EmbeddedPool {
   private readonly piscina: Piscina;
+  private readonly lister: Piscina;
   private readonly slots: LaneLimiter;
   /** The worker bundle, which also serves neural models in a child process (see worker.ts). */
   readonly workerFile: string;
@@ -42,12 +50,9 @@ export class EmbeddedPool {
   constructor(options: PoolOptions) {
     this.workerFile = options.workerFile instanceof URL ? fileURLToPath(options.workerFile) : options.workerFile;
     const threads = options.threads ?? Math.max(1, os.availableParallelism());
-    this.piscina = new Piscina({
-      filename: options.workerFile instanceof URL ? options.workerFile.href : options.workerFile,
-      minThreads: 1,
-      maxThreads: threads,
-      idleTimeout: 60_000,
-    });
+    const filename = options.workerFile instanceof URL ? options.workerFile.href : options.workerFile;
+    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 });
+    this.lister = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: LISTER_IDLE_MS });
     this.slots = new LaneLimiter(threads);
   }
 
@@ -60,7 +65,7 @@ export class EmbeddedPool {
    * the signal's reason; a timeout with TaskTimeout. Either way a running task's thread is
    * terminated, which also stops a WASM engine stuck in a loop.
    */
-  run<T extends WorkerTask>(task: T, lane: Lane, options: RunOptions = {}): Promise<WorkerReply<T>> {
+  run<T extends SynthesisTask>(task: T, lane: Lane, options: RunOptions = {}): Promise<WorkerReply<T>> {
     const { signal, timeoutMs } = options;
     return this.slots.run(
       lane,
@@ -84,7 +89,23 @@ export class EmbeddedPool {
     );
   }
 
+  /** An engine's voices, from the listing thread; rejects with TaskTimeout past `timeoutMs`. */
+  async voices(engine: string, timeoutMs: number): Promise<Voice[]> {
+    const stop = AbortSignal.timeout(timeoutMs);
+    try {
+      return (await this.lister.run({ kind: 'voices', engine }, { signal: stop })) as Voice[];
+    } catch (error) {
+      if (stop.aborted) throw new TaskTimeout(timeoutMs);
+      throw error;
+    }
+  }
+
+  /** Threads that hold engines loaded now: the synthesis threads and a listing thread not yet idle long enough. */
+  get liveThreads(): number {
+    return this.piscina.threads.length + this.lister.threads.length;
+  }
+
   async close(): Promise<void> {
-    await this.piscina.close({ force: true });
+    await Promise.all([this.piscina.close({ force: true }), this.lister.close({ force: true })]);
   }
 }

@@ -3,7 +3,8 @@ import type { SynthesisRequest } from './engine';
 import type { Pcm } from '../audio/pcm';
 
 /** Messages to the synthesis worker threads (see worker.ts). */
-export type WorkerTask = { kind: 'voices'; engine: string } | { kind: 'synthesize'; engine: string; request: SynthesisRequest };
+export type SynthesisTask = { kind: 'synthesize'; engine: string; request: SynthesisRequest };
+export type WorkerTask = { kind: 'voices'; engine: string } | SynthesisTask;
 
 export type WorkerReply<T extends WorkerTask> = T extends { kind: 'voices' } ? Voice[] : Pcm;
 

@@ -1,19 +1,6 @@
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readOrCreateValue } from '../storage/private-files';
-
-export const API_KEY_FILE = 'api-key';
-
-/**
- * Reads the key stored in the data dir, creating one (32 random bytes, base64url, mode 0600) on
- * first start. `created`: the key was made by this call (the only time it may be printed).
- */
-export async function loadOrCreateApiKey(dataDir: string): Promise<{ key: string; file: string; created: boolean }> {
-  const file = path.join(dataDir, API_KEY_FILE);
-  const { value, created } = await readOrCreateValue(file, () => randomBytes(32).toString('base64url'));
-  return { key: value, file, created };
-}
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
 export function keysMatch(given: string, expected: string): boolean {
@@ -43,41 +30,45 @@ export function apiKeyOverride(flags: { file?: string | undefined; key?: string 
 
 function fromFile(option: string, given: string): ApiKeyOverride {
   const file = path.resolve(given);
-  return { apiKey: readApiKeyFile(file), apiKeySource: `${option} ${file}` };
+  return { apiKey: readSecretFile(file), apiKeySource: `${option} ${file}` };
 }
 
-/** A key file must be private: a key that other users can read is theirs too. */
-function readApiKeyFile(file: string): string {
-  const stats = explained(file, () => statSync(file));
-  if (!stats.isFile()) throw new Error(`The API key file ${file} is not a file.`);
+/**
+ * A key file must be private: a key that other users can read is theirs too. `what` names the
+ * secret in messages (the API key, the worker token).
+ */
+export function readSecretFile(file: string, what = 'API key'): string {
+  const stats = explained(file, what, () => statSync(file));
+  if (!stats.isFile()) throw new Error(`The ${what} file ${file} is not a file.`);
   const mode = stats.mode & 0o777;
   // Windows has no such mode bits (its ACLs decide); elsewhere group or others must have no access.
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new Error(
-      `The API key file ${file} is open to other users (mode ${mode.toString(8).padStart(4, '0')}), who could read the key. Make it private first: chmod 600 ${file}`,
+      `The ${what} file ${file} is open to other users (mode ${mode.toString(8).padStart(4, '0')}), who could read the key. Make it private first: chmod 600 ${file}`,
     );
   }
   return checkedKey(
-    explained(file, () => readFileSync(file, 'utf8')),
-    `The API key file ${file}`,
+    explained(file, what, () => readFileSync(file, 'utf8')),
+    `The ${what} file ${file}`,
+    what,
   );
 }
 
 /** File system errors as sentences that name the key file. */
-function explained<T>(file: string, read: () => T): T {
+function explained<T>(file: string, what: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`The API key file ${file} does not exist.`, { cause: error });
-    throw new Error(`The API key file ${file} cannot be read (${code ?? (error as Error).message}).`, { cause: error });
+    if (code === 'ENOENT') throw new Error(`The ${what} file ${file} does not exist.`, { cause: error });
+    throw new Error(`The ${what} file ${file} cannot be read (${code ?? (error as Error).message}).`, { cause: error });
   }
 }
 
 /** Clients send the key as "Bearer <key>": it is one word, without spaces. */
-function checkedKey(raw: string, source: string): string {
+function checkedKey(raw: string, source: string, what = 'API key'): string {
   const key = raw.trim();
-  if (!key) throw new Error(`${source} gives an empty API key.`);
-  if (/\s/.test(key)) throw new Error(`${source} gives an API key with spaces or several lines; a key is one word.`);
+  if (!key) throw new Error(`${source} gives an empty ${what}.`);
+  if (/\s/.test(key)) throw new Error(`${source} gives a ${what} with spaces or several lines; a key is one word.`);
   return key;
 }

@@ -31,6 +31,17 @@ export interface GatewayConfig {
   engineTimeoutMs: number;
   /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
   retentionHours: number;
+  /** The folder of user-supplied voice models; '' scans the default folders (defaultModelDirs). */
+  modelsDir: string;
+  /** A system engine's program by engine id, where it is not on PATH. */
+  engineExecutables: Record<string, string>;
+  /**
+   * Where job chunks are synthesized: undefined for the embedded queue (this machine's engines,
+   * SQLite only), or a redis:// or rediss:// URL for worker hosts behind BullMQ (docs/scale.md).
+   */
+  queue?: string | undefined;
+  /** The secret worker hosts send with chunk audio; default <dataDir>/worker-token (Redis queue only). */
+  workerTokenFile?: string | undefined;
   /** The built renderer to serve at "/", if any. */
   staticDir?: string | undefined;
 }
@@ -62,7 +73,7 @@ interface Bounds {
   maximum?: number;
 }
 
-function integer(name: string, value: string | undefined, fallback: number, { minimum, maximum = Infinity }: Bounds): number {
+export function integer(name: string, value: string | undefined, fallback: number, { minimum, maximum = Infinity }: Bounds): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < minimum || n > maximum) {
@@ -90,6 +101,10 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'retention-hours': { type: 'string' },
       'engine-timeout': { type: 'string' },
       'min-free-mb': { type: 'string' },
+      'models-dir': { type: 'string' },
+      'engine-executable': { type: 'string', multiple: true },
+      queue: { type: 'string' },
+      'worker-token-file': { type: 'string' },
     },
     strict: true,
   });
@@ -112,5 +127,41 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
     minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
+    modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
+    engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map(engineExecutable)),
+    queue: queueUrl(values.queue ?? env.ORATOR_QUEUE),
+    workerTokenFile: optionalPath(values['worker-token-file'] ?? env.ORATOR_WORKER_TOKEN_FILE),
   };
+}
+
+/** "sqlite" (or nothing) is the embedded queue; a Redis URL is the shared one. */
+export function queueUrl(given: string | undefined): string | undefined {
+  if (given === undefined || given === '' || given === 'sqlite') return undefined;
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    // the value is not echoed: a Redis URL may carry a password
+    throw new Error('--queue must be "sqlite" or a Redis URL such as redis://host:6379; the value given is no URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new Error(`--queue must be "sqlite" or a redis:// or rediss:// URL, got "${url.protocol}//…"`);
+  }
+  return given;
+}
+
+function optionalPath(given: string | undefined): string | undefined {
+  return given ? path.resolve(given) : undefined;
+}
+
+export function absolute(flag: string, file: string): string {
+  if (!path.isAbsolute(file)) throw new Error(`${flag} must be an absolute path, got "${file}"`);
+  return file;
+}
+
+/** "--engine-executable piper=/opt/piper/piper": the engine id, then its program. */
+export function engineExecutable(given: string): [string, string] {
+  const match = /^([a-z0-9-]+)=(.+)$/.exec(given);
+  if (!match) throw new Error(`--engine-executable must be <engine id>=<absolute path>, e.g. piper=/opt/piper/piper; got "${given}"`);
+  return [match[1]!, absolute('--engine-executable', match[2]!)];
 }

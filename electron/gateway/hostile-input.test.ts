@@ -34,16 +34,19 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.stop());
 
-/** Sends with the current key: POST /settings/api-key replaces it, so a request that raced that is sent again. */
-async function answer(request: HostileCase['request']): Promise<Answer> {
+/**
+ * Sends with the credential the route takes: the admin token on settings changes, else the current
+ * key (POST /settings/api-key replaces it, so a request that raced that is sent again).
+ */
+async function answer(request: HostileCase['request'], route: ApiRoute): Promise<Answer> {
   for (;;) {
-    const key = gateway.apiKey;
+    const key = route.schemes.includes('bearer') ? gateway.apiKey : gateway.adminToken;
     const auth = `Host: 127.0.0.1:${gateway.port}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n`;
     const result =
       'bytes' in request
         ? await sendBytes(gateway.port, request.bytes(auth))
         : await send(gateway.port, { ...request, headers: { authorization: `Bearer ${key}`, ...request.headers } });
-    if (result.status !== 401 || gateway.apiKey === key) return result;
+    if (result.status !== 401 || gateway.apiKey === key || key === gateway.adminToken) return result;
   }
 }
 
@@ -67,7 +70,7 @@ describe('bad-input matrix', () => {
     expect(routes.length).toBeGreaterThan(15);
     const work: { route: ApiRoute; clean: Outcome; hostile: HostileCase }[] = [];
     for (const route of routes) {
-      const clean = outcomeOf(await answer(cleanRequest(route)), route.method);
+      const clean = outcomeOf(await answer(cleanRequest(route), route), route.method);
       expect([route.method, route.template, clean.problem]).toEqual([route.method, route.template, undefined]);
       const path = routePath(route, route.method === 'DELETE' ? {} : ids);
       for (const hostile of hostileCases(route, { path, bodyLimit: BODY_LIMIT })) work.push({ route, clean, hostile });
@@ -79,7 +82,7 @@ describe('bad-input matrix', () => {
       counts.set(hostile.class, (counts.get(hostile.class) ?? 0) + 1);
       const where = `${hostile.class} | ${route.method} ${route.template} | ${hostile.name}`;
       try {
-        const problem = judge(await answer(hostile.request), hostile.expected, clean, route.method);
+        const problem = judge(await answer(hostile.request, route), hostile.expected, clean, route.method);
         if (problem) failures.push(`${where}: ${problem}`);
       } catch (error) {
         failures.push(`${where}: ${(error as Error).message}`);
@@ -95,12 +98,21 @@ describe('bad-input matrix', () => {
   });
 
   it('serves other clients while slow bodies trickle in, and answers each slow body once it is complete', async () => {
-    const auth = () => ({ authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' });
+    const auth = (route?: ApiRoute) => ({
+      authorization: `Bearer ${route && !route.schemes.includes('bearer') ? gateway.adminToken : gateway.apiKey}`,
+      'content-type': 'application/json',
+    });
     const trickle = { bytes: 2, delayMs: 50 };
     // unterminated JSON, about 1 s in the sending: no route acts on it, so they can all run at once
     const slowMalformed = routes.filter(readsBody).map(async (route) => {
       const path = routePath(route, route.method === 'DELETE' ? {} : ids);
-      const reply = await send(gateway.port, { method: route.method, path, headers: auth(), body: `{"text": "${'a'.repeat(38)}`, trickle });
+      const reply = await send(gateway.port, {
+        method: route.method,
+        path,
+        headers: auth(route),
+        body: `{"text": "${'a'.repeat(38)}`,
+        trickle,
+      });
       return [route.template, outcomeOf(reply).code];
     });
     const slowSpeech = send(gateway.port, {

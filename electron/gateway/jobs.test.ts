@@ -212,7 +212,10 @@ describe('event streams and the key', () => {
   it('end when the key they were opened with is replaced', async () => {
     const stream = await gateway.api('/api/v1/tts/events');
     const reader = readEvents(stream);
-    const regenerated = await gateway.api('/api/v1/tts/settings/api-key', { method: 'POST' });
+    const regenerated = await gateway.api('/api/v1/tts/settings/api-key', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.adminToken}` },
+    });
     expect(regenerated.status).toBe(200);
     const { api_key } = (await regenerated.json()) as { api_key: string };
     // a job event would go to the old key's stream: it ends instead

@@ -1,7 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS_PATH } from '../contract';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;
@@ -125,5 +127,45 @@ describe('network exposure', () => {
       headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+/**
+ * The attack of the review (issue #9, finding 1): a TTS key holder set /usr/bin/vim as pico2wave,
+ * then sent vim keystrokes as text; pico2wave's availability check never ran the program, so vim
+ * got the text and ran a shell command. Here a program that records what reaches it stands in.
+ */
+describe('the TTS key cannot make Orator run a program (regression)', () => {
+  const PAYLOAD = '\u001b:!touch /tmp/orator-pwned\r';
+
+  it('refuses the setting to the key, and a program given by flag that is not pico2wave never gets text', async () => {
+    const bin = await mkdtemp(path.join(os.tmpdir(), 'orator-rce-'));
+    const log = path.join(bin, 'log');
+    const program = path.join(bin, 'pico2wave');
+    await writeFile(program, `#!/bin/sh\necho "args: $*" >> ${log}\n[ -t 0 ] || timeout 2 cat >> ${log}\n`, { mode: 0o700 });
+    await chmod(program, 0o700);
+
+    const refused = await gateway.api(SETTINGS_PATH, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ engine_executables: { pico2wave: program } }),
+    });
+    expect(refused.status).toBe(403);
+
+    // whoever starts the gateway may name it: it is asked who it is, and is not pico2wave
+    const started = await startTestGateway({ engineExecutables: { pico2wave: program } });
+    try {
+      const pico = started.registry.summaries().find((engine) => engine.id === 'pico2wave')!;
+      expect(pico.available).toBe(false);
+      expect(pico.reason).toMatch(/is not pico2wave/);
+      const synth = await started.post('/api/v1/tts/synthesize', { text: PAYLOAD, voice: 'pico2wave:en-US' });
+      expect([422, 503]).toContain(synth.status);
+      const seen = await readFile(log, 'utf8').catch(() => '');
+      expect(seen).toMatch(/^args: /); // it was asked who it is…
+      expect(seen).not.toContain(':!touch'); // …and got no text
+    } finally {
+      await started.stop();
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });

@@ -4,12 +4,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { INTERNAL_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { JobService } from '../services/jobs';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
-import { hasKey, registerAuth } from './plugins/auth';
+import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerHostCheck } from './plugins/host-check';
@@ -21,15 +22,18 @@ import { jobRoutes } from './routes/jobs';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
+import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
+import { validatorsByPart } from './validators';
 
 export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
-  /** The settings panel's routes; absent in tests that build a bare server. */
-  settings?: SettingsService;
+  settings: SettingsService;
   apiKey: () => string;
+  /** Opens the settings routes only. */
+  adminToken: () => string;
   /** Host headers accepted (name:port); read per request because the port is known only after listen. */
   allowedHosts: () => Set<string>;
   bodyLimit: number;
@@ -37,6 +41,10 @@ export interface ServerDeps {
   logger?: boolean;
   /** This data folder's gateway id (whoami). */
   instance: string;
+  /** With the Redis queue: the worker hosts' engines, listed with the gateway's own. */
+  fleet?: FleetEngines | undefined;
+  /** The worker hosts' routes, with the Redis queue only. */
+  internal?: InternalOptions | undefined;
   /** Where one line per request goes (request-log.ts); none in tests that build a bare server. */
   requestLog?: { write(line: string): void };
 }
@@ -58,8 +66,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // At close, idle keep-alive sockets go at once and requests in flight are answered (see
     // start.ts for the grace period); event streams never end by themselves, so preClose ends them.
     forceCloseConnections: 'idle',
-    // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors.
+    // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors;
+    // query strings alone are coerced (validators.ts).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: answerFrameworkError,
@@ -73,13 +83,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, deps.bodyLimit);
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);
-  registerAuth(app, deps.apiKey);
+  registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
 
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Orator TTS gateway', version: '1', description: 'Offline text-to-speech over HTTP on 127.0.0.1.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }],
     },
   });
@@ -88,13 +98,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
-      await api.register(engineRoutes, { registry: deps.registry });
+      await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
-      if (deps.settings) await api.register(settingsRoutes, { settings: deps.settings });
+      await api.register(settingsRoutes, { settings: deps.settings });
     },
     { prefix: TTS_ROOT },
   );
+
+  if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 
   if (deps.staticDir && existsSync(deps.staticDir)) {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });

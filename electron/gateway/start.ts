@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
 import { knownEngines, clearTempDir } from '../engines/installed';
-import { defaultModelDirs } from '../engines/model-dirs';
+import { defaultModelDirs, vetModelsDir } from '../engines/model-dirs';
 import { EmbeddedPool } from '../engines/worker-pool';
 import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
@@ -12,13 +12,16 @@ import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
+import { readSavedSettings } from '../settings/store';
+import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
 import { defaultDataDir, makeTreePrivate, prepareDataDir } from '../storage/data-dir';
 import { lockDataDir } from '../storage/data-dir-lock';
 import { openDatabase } from '../storage/database';
-import { loadOrCreateApiKey } from './api-key';
-import { bodyLimitFor, type GatewayConfig } from './config';
+import { bodyLimitFor, configFromArgs, type GatewayConfig } from './config';
+import { settingsOf, withSavedSettings } from './config-settings';
 import { loadOrCreateInstanceId } from './identity';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
+import { queueBackend } from './queue-backend';
 import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 import { closeServerGracefully } from './shutdown';
@@ -28,6 +31,12 @@ export interface Gateway {
   port: number;
   apiKey: string;
   apiKeyFile: string;
+  /** With the Redis queue: the worker token's file, to copy to the worker hosts. */
+  workerTokenFile: string | undefined;
+  /** The admin token's file: whoever can read it may change settings. */
+  adminTokenFile: string;
+  /** The settings, for the desktop shell's settings window (IPC, not HTTP: the page holds no admin token). */
+  settings: SettingsService;
   /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
   apiKeyCreated: boolean;
   /** This data folder's gateway id, as whoami reports it. */
@@ -59,30 +68,32 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const undo: (() => unknown)[] = [unlock];
   try {
     // Settings saved in the studio (settings.json) fill in what flags and env vars leave at the default.
-    const settings = SettingsService.open(config, { locked: config.apiKey !== undefined, onRegenerated: (key) => (apiKey = key) });
-    config = settings.config;
-    const stored = await loadOrCreateApiKey(config.dataDir);
-    let apiKey = config.apiKey ?? stored.key;
+    const saved = readSavedSettings(config.dataDir);
+    config = withSavedSettings(config, saved);
+    const stored = await loadOrCreateSecret(config.dataDir, API_KEY_FILE);
+    let apiKey = config.apiKey ?? stored.value;
+    const admin = await loadOrCreateSecret(config.dataDir, ADMIN_TOKEN_FILE);
     const instance = await loadOrCreateInstanceId(config.dataDir);
     const requestLog = openRequestLog(config.dataDir);
     undo.unshift(() => requestLog.close());
 
     const pool = new EmbeddedPool({ workerFile: options.workerFile, threads: config.workers });
     undo.unshift(() => pool.close());
-    const { models_dir, engine_executables } = settings.current();
-    const modelDirs = models_dir ? [models_dir] : defaultModelDirs(config.dataDir);
+    const modelDirs = config.modelsDir ? [config.modelsDir] : defaultModelDirs(config.dataDir);
     // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
     const tempDir = path.join(config.dataDir, 'tmp');
     await clearTempDir(tempDir);
     const registry = new EngineRegistry(
-      knownEngines(pool, { modelDirs, executables: engine_executables, tempDir, timeoutMs: config.engineTimeoutMs }),
+      knownEngines(pool, { modelDirs, executables: config.engineExecutables, tempDir, timeoutMs: config.engineTimeoutMs }),
     );
     await registry.probeAll();
 
     const db = openDatabase(config.dataDir);
     undo.unshift(() => db.close());
     const store = new JobStore(db);
+    const backend = await queueBackend(config, store);
     const runner = new JobRunner({
+      chunkQueue: backend.chunkQueue,
       store,
       registry,
       dataDir: config.dataDir,
@@ -92,21 +103,37 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       disk,
     });
     await runner.recover();
-    const jobs = new JobService(store, runner, registry, () => config.retentionHours);
+    const settings = new SettingsService({
+      dataDir: config.dataDir,
+      running: settingsOf(config, saved),
+      defaults: settingsOf(configFromArgs([], {})),
+      saved,
+      apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (apiKey = key) },
+      vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
+    });
+    const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
-      synthesis: new SynthesisService(registry, runner, config, () => jobs.expiryOfNewJob()),
+      synthesis: new SynthesisService(
+        registry,
+        runner,
+        () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
+        () => jobs.expiryOfNewJob(),
+      ),
       jobs,
       settings,
       apiKey: () => apiKey,
+      adminToken: () => admin.value,
       allowedHosts: () => hosts,
       bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
       staticDir: config.staticDir,
       logger: options.logger ?? false,
       instance,
       requestLog,
+      internal: backend.internal && { ...backend.internal, instance },
+      fleet: backend.fleet,
     });
     undo.unshift(() => app.close());
     await app.listen({ host: config.host, port: config.port });
@@ -126,6 +153,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         return apiKey;
       },
       apiKeyFile: stored.file,
+      adminTokenFile: admin.file,
+      workerTokenFile: backend.workerTokenFile,
+      settings,
       apiKeyCreated: stored.created && config.apiKey === undefined,
       instance,
       app,
@@ -140,6 +170,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
         await pool.close();
+        backend.fleet?.close();
         db.close();
         requestLog.close();
         await unlock();

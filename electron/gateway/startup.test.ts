@@ -94,12 +94,14 @@ describe('the start-up line', () => {
     const instance = (await readFile(path.join(dataDir, 'instance-id'), 'utf8')).trim();
     expect(first).toMatch(
       new RegExp(
-        `^Orator gateway at (http://127\\.0\\.0\\.1:\\d+)/ · instance ${instance} · studio: \\1/#key=${key} · API key saved in ${dataDir}/api-key$`,
+        `^Orator gateway at (http://127\\.0\\.0\\.1:\\d+)/ · instance ${instance} · studio: \\1/#key=${key} · API key saved in ${dataDir}/api-key · admin token in ${dataDir}/admin-token$`,
       ),
     );
     const second = await startOnTerminal(dataDir);
     expect(second).toMatch(
-      new RegExp(`^Orator gateway at http://127\\.0\\.0\\.1:\\d+/ · instance ${instance} · API key in ${dataDir}/api-key$`),
+      new RegExp(
+        `^Orator gateway at http://127\\.0\\.0\\.1:\\d+/ · instance ${instance} · API key in ${dataDir}/api-key · admin token in ${dataDir}/admin-token$`,
+      ),
     );
     expect(second).not.toContain(key);
   });
@@ -107,7 +109,9 @@ describe('the start-up line', () => {
   it('never shows the key into a pipe (a log, journald, docker logs), even at the first start', async () => {
     const dataDir = path.join(root, 'piped');
     const gateway = await serve(['--data-dir', dataDir]);
-    expect(gateway.output()).toMatch(/^Orator gateway at http:\/\/127\.0\.0\.1:\d+\/ · instance [\w-]{12} · API key in \S+\/api-key\n$/);
+    expect(gateway.output()).toMatch(
+      /^Orator gateway at http:\/\/127\.0\.0\.1:\d+\/ · instance [\w-]{12} · API key in \S+\/api-key · admin token in \S+\/admin-token\n$/,
+    );
     expect(gateway.output()).not.toContain(gateway.apiKey);
     expect((await gateway.api('/api/v1/tts/engines')).status).toBe(200);
   });
@@ -119,7 +123,7 @@ describe('the start-up line', () => {
     expect(gateway.output()).toContain(
       'Warning: --api-key puts the key on the command line, where other users of this machine can read it (ps, /proc/<pid>/cmdline). Use --api-key-file <file> (mode 0600) or ORATOR_API_KEY instead.',
     );
-    expect(gateway.output()).toContain(' · API key from --api-key\n');
+    expect(gateway.output()).toContain(' · API key from --api-key · admin token in ');
     expect(gateway.output().split('a-key-given-on-argv')).toHaveLength(1);
   });
 
@@ -129,7 +133,7 @@ describe('the start-up line', () => {
     const gateway = await serve(['--data-dir', path.join(root, 'file'), '--api-key-file', keyFile]);
     expect(gateway.apiKey).toBe('a-key-from-a-file');
     expect((await gateway.api('/api/v1/tts/engines')).status).toBe(200);
-    expect(gateway.output()).toContain(` · API key from --api-key-file ${keyFile}\n`);
+    expect(gateway.output()).toContain(` · API key from --api-key-file ${keyFile} · admin token in `);
     expect(gateway.output()).not.toContain('a-key-from-a-file');
 
     await chmod(keyFile, 0o644);

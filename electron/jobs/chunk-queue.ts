@@ -9,6 +9,8 @@ import type { ChunkRow, JobRow } from './store';
  * is another implementation of this interface.
  */
 export interface ChunkQueue {
+  /** Throws (an ApiError) when no one can synthesize chunks of this voice now; the embedded queue always can. */
+  assertServes?(voice: string): Promise<void>;
   /** Takes up a job whose unfinished chunks are pending in the store. */
   add(job: JobRow): void;
   /** Hands out no more of the job's chunks and aborts those in flight; resolves once they stopped. */

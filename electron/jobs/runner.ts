@@ -26,6 +26,8 @@ export interface RunnerOptions extends QueueBounds {
   /** Chunks synthesized at once, over all jobs. */
   concurrency: number;
   disk: DiskBudget;
+  /** Makes the chunk queue (e.g. the Redis one of worker hosts); default: the embedded queue on this process's engines. */
+  chunkQueue?: (handler: ChunkHandler) => ChunkQueue;
 }
 
 /**
@@ -58,7 +60,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
       failed: (jobId, error) => this.fail(jobId, toJobError(error)),
     };
     const synthesize = (jobId: string, chunk: ChunkRow, signal: AbortSignal) => synthesizeChunk(options, jobId, chunk, signal);
-    this.queue = new LocalChunkQueue(options.store, options.concurrency, synthesize, handler);
+    this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler);
   }
 
   /** Takes up the jobs left queued or running by the last run (a stop or a crash), without running them yet. */
@@ -126,6 +128,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   }
 
   private async admit(resolved: ResolvedVoice, chunks: Chunk[], job: Parameters<typeof admitJob>[3]): Promise<JobRow> {
+    await this.queue.assertServes?.(resolved.voice.id);
     const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
     this.activate(row);
     return row;

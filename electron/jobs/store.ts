@@ -129,6 +129,15 @@ export class JobStore {
       ChunkRow | undefined;
   }
 
+  chunk(jobId: string, idx: number): ChunkRow | undefined {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as ChunkRow | undefined;
+  }
+
+  /** The job's unfinished chunks, with their text. */
+  pendingChunks(jobId: string): ChunkRow[] {
+    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
+  }
+
   chunks(jobId: string): ChunkRow[] {
     return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
   }
@@ -141,6 +150,11 @@ export class JobStore {
 
   countAttempt(jobId: string, idx: number): void {
     this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
+  }
+
+  /** Attempts counted elsewhere (BullMQ counts a worker host's starts of a chunk): the count never goes down. */
+  recordAttempts(jobId: string, idx: number, attempts: number): void {
+    this.db.prepare('UPDATE chunks SET attempts = MAX(attempts, ?) WHERE job_id = ? AND idx = ?').run(attempts, jobId, idx);
   }
 
   /** Records a finished chunk (its audio file is already in place) and returns the job's new count. */

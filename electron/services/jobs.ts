@@ -1,4 +1,13 @@
-import { ApiError, type Job, type JobEvent, type JobList, type JobStatus, type OutputFormat } from '../contract';
+import {
+  ApiError,
+  JOB_PAGE,
+  type Job,
+  type JobEvent,
+  type JobList,
+  type JobListQuery,
+  type JobStatus,
+  type OutputFormat,
+} from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
@@ -9,8 +18,6 @@ import type { JobRow, JobStore } from '../jobs/store';
 import { hasWav, isExpired, toJobView } from '../jobs/view';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const MAX_PAGE = 200;
-const DEFAULT_PAGE = 50;
 
 const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
 
@@ -22,12 +29,6 @@ export interface JobEventFeed {
   subscribe(listener: (event: JobEvent) => void): () => void;
   /** Whether the feed ends after this event. */
   isLast(event: JobEvent): boolean;
-}
-
-export interface ListParams {
-  limit?: string | undefined;
-  cursor?: string | undefined;
-  status?: JobStatus | undefined;
 }
 
 /** Jobs as the product offers them, whatever the transport. */
@@ -49,11 +50,8 @@ export class JobService {
   }
 
   /** Newest first; `cursor` continues after the last job of the previous page. */
-  async list(params: ListParams): Promise<JobList> {
-    const limit = params.limit === undefined ? DEFAULT_PAGE : Number(params.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw new ApiError('invalid_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
-    }
+  async list(params: JobListQuery): Promise<JobList> {
+    const limit = params.limit ?? JOB_PAGE.default;
     const before = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
     const rows = this.store.list({ limit: limit + 1, before, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);

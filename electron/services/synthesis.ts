@@ -42,7 +42,8 @@ export class SynthesisService {
   constructor(
     private readonly registry: EngineRegistry,
     private readonly runner: JobRunner,
-    private readonly limits: SynthesisLimits,
+    /** Asked at each request: settings change the limits while the gateway runs. */
+    private readonly limits: () => SynthesisLimits,
     /** When the audio of a job created now expires (see JobService.expiryOfNewJob). */
     private readonly expiryOfNewJob: () => string | null,
   ) {}
@@ -50,13 +51,14 @@ export class SynthesisService {
   async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
     const text = withoutControls(body.text);
     const length = codePoints(text);
-    if (length > this.limits.maxTextLength) {
-      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${this.limits.maxTextLength}.`);
+    const { maxTextLength, inlineThreshold } = this.limits();
+    if (length > maxTextLength) {
+      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${maxTextLength}.`);
     }
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     const output = outputChoice(body);
-    if (body.mode === 'job' || length > this.limits.inlineThreshold) {
+    if (body.mode === 'job' || length > inlineThreshold) {
       const job = await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob(), { ...output, keepWav: body.keep_wav ?? false });
       return { kind: 'job', job: toJobView(job) };
     }
@@ -68,8 +70,9 @@ export class SynthesisService {
     const output = outputChoice(body);
     const text = body.text === undefined ? sampleSentence(resolved.voice.language) : withoutControls(body.text);
     const length = codePoints(text);
-    if (length > this.limits.previewMaxChars) {
-      throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${this.limits.previewMaxChars}.`);
+    const { previewMaxChars } = this.limits();
+    if (length > previewMaxChars) {
+      throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${previewMaxChars}.`);
     }
     return this.inline(resolved, text, prosody(body), output);
   }

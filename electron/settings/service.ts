@@ -2,24 +2,16 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '../contract/errors';
-import type { SettingName, Settings, SettingsView } from '../contract/settings';
-import { API_KEY_FILE, loadOrCreateApiKey } from '../gateway/api-key';
-import { configFromArgs, type GatewayConfig } from '../gateway/config';
-import { readSavedSettings, writeSavedSettings, type SavedSettings } from './store';
+import type { SettingName, Settings, SettingsUpdate, SettingsView } from '../contract/settings';
+import { API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
+import { writeSavedSettings, type SavedSettings } from './store';
 
-/** Settings that are fields of GatewayConfig, by their config name. */
-const CONFIG_FIELDS = {
-  host: 'host',
-  port: 'port',
-  inline_threshold: 'inlineThreshold',
-  max_text_length: 'maxTextLength',
-  workers: 'workers',
-  retention_hours: 'retentionHours',
-} as const satisfies Partial<Record<SettingName, keyof GatewayConfig>>;
-type ConfigSetting = keyof typeof CONFIG_FIELDS;
-
-/** Defaults of the settings that GatewayConfig does not hold. */
-const OTHER_DEFAULTS = { models_dir: '', engine_executables: {}, close_to_tray: true } satisfies Omit<Settings, ConfigSetting>;
+/** The limits that settings change while the gateway runs; synthesis and jobs ask for them at each use. */
+export interface LiveLimits {
+  inlineThreshold: number;
+  maxTextLength: number;
+  retentionHours: number;
+}
 
 /**
  * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
@@ -27,22 +19,10 @@ const OTHER_DEFAULTS = { models_dir: '', engine_executables: {}, close_to_tray: 
  */
 const LIVE: ReadonlySet<SettingName> = new Set(['inline_threshold', 'max_text_length', 'retention_hours', 'close_to_tray']);
 
-function configSettings(config: GatewayConfig): Pick<Settings, ConfigSetting> {
-  return Object.fromEntries(Object.entries(CONFIG_FIELDS).map(([name, field]) => [name, config[field]])) as Pick<Settings, ConfigSetting>;
-}
-
-/**
- * The config with saved settings laid over it. Flags and environment variables win: a config value
- * that differs from its default was set by one of them. (A flag that repeats the default cannot be
- * told from no flag; then the saved setting wins.)
- */
-export function withSavedSettings(config: GatewayConfig, saved: SavedSettings, defaults = configFromArgs([], {})): GatewayConfig {
-  const result: GatewayConfig = { ...config };
-  for (const [name, field] of Object.entries(CONFIG_FIELDS) as [ConfigSetting, (typeof CONFIG_FIELDS)[ConfigSetting]][]) {
-    const value = saved[name];
-    if (value !== undefined && config[field] === defaults[field]) (result as unknown as Record<string, unknown>)[field] = value;
-  }
-  return result;
+/** Checks a setting that names a program or a folder before it is saved; each throws an ApiError saying why not. */
+export interface PathVetting {
+  program(engineId: string, file: string): Promise<void>;
+  modelsDir(dir: string): Promise<void>;
 }
 
 export interface ApiKeyHooks {
@@ -52,71 +32,87 @@ export interface ApiKeyHooks {
   onRegenerated(key: string): void;
 }
 
+export interface SettingsServiceOptions {
+  dataDir: string;
+  /** What the gateway runs with: flags and environment variables over saved settings over defaults. */
+  running: Settings;
+  defaults: Settings;
+  /** settings.json as read at start. */
+  saved: SavedSettings;
+  apiKey: ApiKeyHooks;
+  vet: PathVetting;
+}
+
 /** The settings as the studio edits them, whatever the transport: persisted, applied live where possible. */
 export class SettingsService {
-  private readonly running: Settings;
-  private readonly defaults: Settings;
+  /** The settings last chosen: saved ones, and the running values of the rest. */
+  private chosen: Settings;
   /** The last key regeneration; the next waits for it. */
   private keyReplaced: Promise<unknown> = Promise.resolve();
 
-  private constructor(
-    readonly config: GatewayConfig,
-    private saved: SavedSettings,
-    private readonly hooks: ApiKeyHooks,
-    defaults: GatewayConfig,
-  ) {
-    this.defaults = { ...configSettings(defaults), ...OTHER_DEFAULTS };
-    this.running = { ...this.defaults, ...saved, ...configSettings(config) };
-  }
-
-  /** Reads settings.json from the config's data dir; `config` of the result is the config to run with. */
-  static open(config: GatewayConfig, hooks: ApiKeyHooks, defaults = configFromArgs([], {})): SettingsService {
-    const saved = readSavedSettings(config.dataDir);
-    return new SettingsService(withSavedSettings(config, saved, defaults), saved, hooks, defaults);
+  constructor(private readonly options: SettingsServiceOptions) {
+    const { running, saved } = options;
+    // A live setting given by flag applies over the saved one; the rest show what the next start uses.
+    const savedForRestart = Object.entries(saved).filter(([name]) => !LIVE.has(name as SettingName));
+    this.chosen = { ...running, ...Object.fromEntries(savedForRestart) };
   }
 
   current(): Settings {
-    const live = Object.entries(configSettings(this.config)).filter(([name]) => LIVE.has(name as SettingName));
-    return { ...this.running, ...this.saved, ...Object.fromEntries(live) };
+    return this.chosen;
+  }
+
+  /** The limits in force now, for the services that enforce them. */
+  limits(): LiveLimits {
+    const { inline_threshold, max_text_length, retention_hours } = this.chosen;
+    return { inlineThreshold: inline_threshold, maxTextLength: max_text_length, retentionHours: retention_hours };
   }
 
   view(): SettingsView {
-    const current = this.current();
-    const names = Object.keys(current) as SettingName[];
+    const { running } = this.options;
+    const names = Object.keys(this.chosen) as SettingName[];
     return {
-      settings: current,
-      restart_required: names.filter((name) => !LIVE.has(name) && !isDeepStrictEqual(current[name], this.running[name])),
-      api_key_locked: this.hooks.locked,
+      settings: this.chosen,
+      restart_required: names.filter((name) => !LIVE.has(name) && !isDeepStrictEqual(this.chosen[name], running[name])),
+      api_key_locked: this.options.apiKey.locked,
     };
   }
 
-  /** Saves all settings (only those that differ from the defaults are written) and applies the live ones. */
-  async update(next: Settings): Promise<SettingsView> {
+  /**
+   * Saves all settings (only those that differ from the defaults are written) and applies the live
+   * ones. The bind address is not among them: only whoever starts the gateway chooses it (--host).
+   * Programs and folders are vetted first: a setting Orator would refuse to use is never saved.
+   */
+  async update(update: SettingsUpdate): Promise<SettingsView> {
+    const next: Settings = { ...update, host: this.chosen.host };
+    await this.vet(next);
     const saved = Object.fromEntries(
       (Object.keys(next) as SettingName[])
-        .filter((name) => !isDeepStrictEqual(next[name], this.defaults[name]))
+        .filter((name) => !isDeepStrictEqual(next[name], this.options.defaults[name]))
         .map((name) => [name, next[name]]),
     ) as SavedSettings;
-    await writeSavedSettings(this.config.dataDir, saved);
-    this.saved = saved;
-    this.config.inlineThreshold = next.inline_threshold;
-    this.config.maxTextLength = next.max_text_length;
-    this.config.retentionHours = next.retention_hours;
+    await writeSavedSettings(this.options.dataDir, saved);
+    this.chosen = next;
     return this.view();
+  }
+
+  private async vet(next: Settings): Promise<void> {
+    for (const [engineId, file] of Object.entries(next.engine_executables)) await this.options.vet.program(engineId, file);
+    if (next.models_dir) await this.options.vet.modelsDir(next.models_dir);
   }
 
   /** A new random key replaces the stored one; the old key stops working at once. */
   async regenerateApiKey(): Promise<string> {
-    if (this.hooks.locked) {
+    if (this.options.apiKey.locked) {
       throw new ApiError('invalid_request', 'The API key is set by --api-key or ORATOR_API_KEY for this run; change it there.');
     }
+    const { dataDir } = this.options;
     // One at a time: interleaved, one request's rm removes the file another is still setting up.
     const replaced = this.keyReplaced.then(async () => {
-      // loadOrCreateApiKey makes the key (random, 0600) when there is none; one way to make keys.
-      await rm(path.join(this.config.dataDir, API_KEY_FILE), { force: true });
-      const { key } = await loadOrCreateApiKey(this.config.dataDir);
-      this.hooks.onRegenerated(key);
-      return key;
+      // loadOrCreateSecret makes the key (random, 0600) when there is none; one way to make keys.
+      await rm(path.join(dataDir, API_KEY_FILE), { force: true });
+      const { value } = await loadOrCreateSecret(dataDir, API_KEY_FILE);
+      this.options.apiKey.onRegenerated(value);
+      return value;
     });
     this.keyReplaced = replaced.catch(() => undefined);
     return replaced;

@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_PATH, SETTINGS_PATH, type Settings, type SettingsView } from '../contract';
+import { API_KEY_PATH, SETTINGS_PATH, type SettingsUpdate, type SettingsView } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
 import { startGateway, type Gateway } from '../gateway/start';
-import { withSavedSettings } from './service';
+import { withSavedSettings } from '../gateway/config-settings';
 import { readSavedSettings, settingsFile } from './store';
 
 const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
@@ -21,7 +21,26 @@ async function start(overrides: Partial<GatewayConfig> = {}, dataDir?: string) {
       ...init,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
     });
-  return { gateway, dataDir: dir, api };
+  const adminToken = (await readFile(gateway.adminTokenFile, 'utf8')).trim();
+  /** PUT /settings with the admin token. */
+  const put = (body: unknown, key = adminToken) => api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(body) }, key);
+  const update = async () => {
+    const { host: _host, ...settings } = ((await (await api(SETTINGS_PATH)).json()) as SettingsView).settings;
+    return settings;
+  };
+  return { gateway, dataDir: dir, api, adminToken, put, update };
+}
+
+async function errorCode(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+/** A folder of the test's own: private, so Orator trusts it. */
+async function privateDir(parent: string, name: string, mode = 0o700): Promise<string> {
+  const dir = path.join(parent, name);
+  await mkdir(dir);
+  await chmod(dir, mode);
+  return dir;
 }
 
 afterEach(async () => {
@@ -33,41 +52,42 @@ afterEach(async () => {
 
 describe('settings API', () => {
   it('shows the running settings, saves only changes (0600) and applies the inline threshold at once', async () => {
-    const { api, dataDir } = await start();
+    const { api, dataDir, put, update } = await start();
     const before = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
     expect(before.restart_required).toEqual([]);
     expect(before.api_key_locked).toBe(false);
     expect(before.settings).toMatchObject({ host: '127.0.0.1', port: 0, inline_threshold: 1000, close_to_tray: true });
 
-    const next: Settings = { ...before.settings, inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: '/srv/voices' };
-    const put = await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(next) });
-    expect(put.status).toBe(200);
-    const after = (await put.json()) as SettingsView;
-    expect(after.settings).toMatchObject({ inline_threshold: 5, retention_hours: 24 });
+    const models = await privateDir(dataDir, 'voices');
+    const next: SettingsUpdate = { ...(await update()), inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: models };
+    const response = await put(next);
+    expect(response.status).toBe(200);
+    const after = (await response.json()) as SettingsView;
+    expect(after.settings).toMatchObject({ inline_threshold: 5, retention_hours: 24, host: '127.0.0.1' });
     expect(after.restart_required.sort()).toEqual(['models_dir', 'port']);
 
     // Only what differs from the defaults is written, so later default changes still reach this user.
-    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: '/srv/voices' });
+    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: models });
     expect((await stat(settingsFile(dataDir))).mode & 0o777).toBe(0o600);
 
     const synth = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Longer than five.' }) });
     expect(synth.status).toBe(202);
   });
 
-  it('rejects unknown fields and out-of-range values with invalid_request', async () => {
-    const { api } = await start();
-    const { settings } = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
-    for (const body of [{ ...settings, port: 70000 }, { ...settings, colour: 'red' }, { ...settings, host: 'not a host' }, { port: 1 }]) {
-      const response = await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(body) });
+  it('rejects unknown fields, out-of-range values and the bind address with invalid_request', async () => {
+    const { put, update } = await start();
+    const settings = await update();
+    for (const body of [{ ...settings, port: 70000 }, { ...settings, colour: 'red' }, { ...settings, host: '0.0.0.0' }, { port: 1 }]) {
+      const response = await put(body);
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+      expect(await errorCode(response)).toBe('invalid_request');
     }
   });
 
-  it('regenerates the key: the old one fails at once, the new one is stored', async () => {
-    const { gateway, api } = await start();
+  it('regenerates the key with the admin token: the old key fails at once, the new one is stored', async () => {
+    const { gateway, api, adminToken } = await start();
     const oldKey = gateway.apiKey;
-    const response = await api(API_KEY_PATH, { method: 'POST', body: '{}' });
+    const response = await api(API_KEY_PATH, { method: 'POST', body: '{}' }, adminToken);
     expect(response.status).toBe(200);
     const { api_key: newKey } = (await response.json()) as { api_key: string };
     expect(newKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -79,16 +99,15 @@ describe('settings API', () => {
   });
 
   it('refuses to regenerate a key fixed by --api-key', async () => {
-    const { api } = await start({ apiKey: 'fixed-key-for-this-run' });
+    const { api, adminToken } = await start({ apiKey: 'fixed-key-for-this-run' });
     expect(((await (await api(SETTINGS_PATH)).json()) as SettingsView).api_key_locked).toBe(true);
-    const response = await api(API_KEY_PATH, { method: 'POST', body: '{}' });
+    const response = await api(API_KEY_PATH, { method: 'POST', body: '{}' }, adminToken);
     expect(response.status).toBe(400);
   });
 
   it('applies saved settings at the next start on the same data dir', async () => {
     const first = await start();
-    const { settings } = (await (await first.api(SETTINGS_PATH)).json()) as SettingsView;
-    await first.api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, max_text_length: 50, workers: 1 }) });
+    await first.put({ ...(await first.update()), max_text_length: 50, workers: 1 });
     // one gateway per data dir: the first one stops before the next start
     await first.gateway.close();
     open.splice(
@@ -104,12 +123,101 @@ describe('settings API', () => {
   });
 });
 
+describe('admin token', () => {
+  it('is its own secret: 32 random bytes in <data-dir>/admin-token, 0600, never the API key', async () => {
+    const { gateway, adminToken } = await start();
+    expect(adminToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(adminToken).not.toBe(gateway.apiKey);
+    expect(gateway.adminTokenFile).toBe(path.join(open.at(-1)!.dataDir, 'admin-token'));
+    expect((await stat(gateway.adminTokenFile)).mode & 0o777).toBe(0o600);
+  });
+
+  it('alone changes settings and the key: the API key gets 403 admin_required and changes nothing', async () => {
+    const { gateway, api, dataDir, put, update } = await start();
+    const refused = await put({ ...(await update()), inline_threshold: 7 }, gateway.apiKey);
+    expect(refused.status).toBe(403);
+    expect(await errorCode(refused)).toBe('admin_required');
+    const regenerate = await api(API_KEY_PATH, { method: 'POST', body: '{}' });
+    expect(regenerate.status).toBe(403);
+    expect(await errorCode(regenerate)).toBe('admin_required');
+    expect(readSavedSettings(dataDir)).toEqual({});
+    expect((await update()).inline_threshold).toBe(1000);
+  });
+
+  it('speaks nothing: every speech and job route answers 401 to it', async () => {
+    const { api, adminToken } = await start();
+    const synth = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Hello.' }) }, adminToken);
+    expect(synth.status).toBe(401);
+    expect(await errorCode(synth)).toBe('unauthorized');
+    expect((await api('/api/v1/tts/jobs', {}, adminToken)).status).toBe(401);
+    expect((await api('/api/v1/tts/engines', {}, adminToken)).status).toBe(401);
+    expect((await api(SETTINGS_PATH, {}, adminToken)).status).toBe(200);
+  });
+});
+
+describe('programs and folders in settings', () => {
+  it('saves an engine program only when it is that engine, trusted and the engine runs programs', async () => {
+    const { put, update, dataDir, gateway } = await start();
+    const settings = await update();
+    const writable = path.join(await privateDir(dataDir, 'bin'), 'espeak-ng');
+    await writeFile(writable, '#!/bin/sh\n', { mode: 0o777 });
+    await chmod(writable, 0o777);
+    const refused: Record<string, string>[] = [
+      { pico2wave: '/bin/cat' }, // not pico2wave: the attack of the review (an editor as pico2wave)
+      { 'espeak-ng-system': 'espeak-ng' }, // not an absolute path
+      { 'espeak-ng-system': writable }, // others may change it
+      { 'espeak-ng': '/usr/bin/espeak-ng' }, // the embedded engine runs no program
+      { 'no-such-engine': '/usr/bin/espeak-ng' },
+    ];
+    for (const engine_executables of refused) {
+      const response = await put({ ...settings, engine_executables });
+      expect(response.status, JSON.stringify(engine_executables)).toBe(400);
+      expect(await errorCode(response)).toBe('invalid_executable');
+    }
+    expect(readSavedSettings(dataDir)).toEqual({});
+
+    // the real program is accepted (espeak-ng is installed by .ci/run)
+    const espeak = gateway.registry.summaries().find((engine) => engine.id === 'espeak-ng-system');
+    expect(espeak?.available).toBe(true);
+    const accepted = await put({ ...settings, engine_executables: { 'espeak-ng-system': '/usr/bin/espeak-ng' } });
+    expect(accepted.status).toBe(200);
+  });
+
+  it('saves a models folder only when it is a private folder', async () => {
+    const { put, update, dataDir } = await start();
+    const settings = await update();
+    const open = await privateDir(dataDir, 'shared', 0o777);
+    await chmod(open, 0o777);
+    const file = path.join(dataDir, 'file');
+    await writeFile(file, '');
+    for (const models_dir of ['voices', path.join(dataDir, 'missing'), file, open]) {
+      const response = await put({ ...settings, models_dir });
+      expect(response.status, models_dir).toBe(400);
+      expect(await errorCode(response)).toBe('invalid_models_dir');
+    }
+    expect((await put({ ...settings, models_dir: '' })).status).toBe(200);
+  });
+});
+
 describe('withSavedSettings', () => {
   const defaults = configFromArgs([], {});
   it('fills in values left at their default, but a flag or env var wins', () => {
     expect(withSavedSettings(defaults, { port: 5800, host: '::1' }, defaults)).toMatchObject({ port: 5800, host: '::1' });
     const fromFlags = configFromArgs(['--port', '0'], { ORATOR_HOST: 'localhost' });
     expect(withSavedSettings(fromFlags, { port: 5800, host: '::1' }, defaults)).toMatchObject({ port: 0, host: 'localhost' });
+  });
+
+  it('takes programs and the models folder from flags over saved ones', () => {
+    const saved = { models_dir: '/srv/saved', engine_executables: { piper: '/srv/saved/piper' } };
+    expect(withSavedSettings(defaults, saved, defaults)).toMatchObject({
+      modelsDir: '/srv/saved',
+      engineExecutables: saved.engine_executables,
+    });
+    const fromFlags = configFromArgs(['--models-dir', '/opt/voices', '--engine-executable', 'piper=/opt/piper/piper'], {});
+    expect(withSavedSettings(fromFlags, saved, defaults)).toMatchObject({
+      modelsDir: '/opt/voices',
+      engineExecutables: { piper: '/opt/piper/piper' },
+    });
   });
 });
 
@@ -126,8 +234,10 @@ describe('desktop origin (CORS)', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
     // every header the studio's client sends must be allowed, or the desktop window cannot call the API
     expect(ok.headers.get('access-control-allow-headers')!.split(', ')).toEqual(
-      expect.arrayContaining(['authorization', 'content-type', 'range', 'x-orator-client']),
+      expect.arrayContaining(['authorization', 'content-type', 'range']),
     );
+    // retention is the server's: no client header to claim being the studio
+    expect(ok.headers.get('access-control-allow-headers')).not.toContain('x-orator-client');
 
     const evil = await preflight('https://evil.example');
     expect(evil.status).not.toBe(204);

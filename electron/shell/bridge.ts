@@ -1,14 +1,17 @@
 /**
  * The preload's API as the studio sees it (`window.orator` in the desktop app; absent in a browser).
  * Shared by electron/preload.cts, which must satisfy it, by the main process's IPC handlers and by
- * the renderer. Imports nothing, so every layer may import it.
+ * the renderer. Imports only contract types, so every layer may import it.
  */
+import type { SettingsUpdate, SettingsView } from '../contract/settings';
 
 /** IPC channels: one named channel per bridge function, never a generic invoke. */
 export const IPC = {
   connection: 'orator:connection',
   openDataFolder: 'orator:open-data-folder',
   copyToClipboard: 'orator:copy-to-clipboard',
+  saveSettings: 'orator:save-settings',
+  regenerateApiKey: 'orator:regenerate-api-key',
 } as const;
 
 /** Handed over once when the page loads; a reload fetches it anew (after a key regeneration, say). */
@@ -24,6 +27,13 @@ export interface OratorBridge extends Readonly<DesktopConnection> {
   openDataFolder(): Promise<void>;
   /** The page cannot use navigator.clipboard: every permission is denied to it. */
   copyToClipboard(text: string): Promise<void>;
+  /**
+   * Settings and the key are changed by the main process, which asks the person in a native dialog
+   * first when a change lets Orator run a program or load models: the page holds no admin token, so
+   * script injected into it cannot change what runs. Rejects when the person declines.
+   */
+  saveSettings(update: SettingsUpdate): Promise<SettingsView>;
+  regenerateApiKey(): Promise<string>;
 }
 
 /** Longest text copyToClipboard accepts; a whole chapter fits. */

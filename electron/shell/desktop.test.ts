@@ -7,39 +7,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SETTINGS_PATH, type Job, type SettingsView } from '../contract';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../contract';
 import { configFromArgs } from '../gateway/config';
 import { defaultDataDir } from '../storage/data-dir';
 import { startGateway } from '../gateway/start';
 import { IPC } from './bridge';
-import { runDesktop, type Desktop } from './desktop';
+import { runDesktop } from './desktop';
 import { createElectronDouble, PreventableEvent } from './testing/electron-double';
+import { useDesktopLaunch } from './testing/launch';
 
-const DIST = path.resolve('dist');
-const STUDIO = 'app://orator/index.html';
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function launch(options: { lock?: boolean } = {}) {
-  const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-  const double = createElectronDouble(options);
-  const env = { ORATOR_PORT: '0', ORATOR_DATA_DIR: userData };
-  const desktop = await runDesktop(double.electron, { distDir: DIST, iconDir: path.resolve('resources/icons'), env });
-  cleanups.push(async () => {
-    await desktop?.gateway.close().catch(() => {}); // already closed when the test quit
-    await rm(userData, { recursive: true, force: true });
-  });
-  const api = (route: string, init: RequestInit = {}) =>
-    fetch(desktop!.gateway.url + route, {
-      ...init,
-      headers: { authorization: `Bearer ${desktop!.gateway.apiKey}`, 'content-type': 'application/json', ...init.headers },
-    });
-  return { ...double, desktop: desktop as Desktop, userData, api, window: double.windows[0]!, tray: double.trays[0]! };
-}
+const { launch, STUDIO, DIST, onCleanup } = useDesktopLaunch();
 
 describe('studio window', () => {
   it("is created with Electron's security flags and loads the built studio from app://", async () => {
@@ -103,7 +81,7 @@ describe('studio window', () => {
   });
 
   it('hides to the tray on close by default, and closes when the settings say so', async () => {
-    const { window, api } = await launch();
+    const { window, invoke, desktop } = await launch();
     window.show();
     const close = () => {
       const event = new PreventableEvent();
@@ -112,8 +90,8 @@ describe('studio window', () => {
     };
     expect(close()).toBe(true);
     expect(window.visible).toBe(false);
-    const { settings } = (await (await api(SETTINGS_PATH)).json()) as SettingsView;
-    await api(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify({ ...settings, close_to_tray: false }) });
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
+    await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, close_to_tray: false });
     expect(close()).toBe(false);
   });
 });
@@ -166,7 +144,7 @@ describe('streaming job audio', () => {
     expect(await keyOf({ url: audio, pageUrl: 'https://evil.example/' })).toBeUndefined();
 
     // A regenerated key applies at once, replacing whatever key the request had.
-    const { api_key } = (await (await api('/api/v1/tts/settings/api-key', { method: 'POST', body: '{}' })).json()) as { api_key: string };
+    const api_key = await desktop.gateway.settings.regenerateApiKey();
     const renewed = await beforeSendHeaders({
       url: audio,
       pageUrl: STUDIO,
@@ -174,28 +152,6 @@ describe('streaming job audio', () => {
     });
     expect(renewed).toEqual({ Range: 'bytes=0-9', Authorization: `Bearer ${api_key}` });
     expect((await fetch(audio, { headers: renewed })).status).toBe(206);
-  });
-});
-
-describe('preload bridge (IPC)', () => {
-  it('hands the studio the gateway URL, key and version, and refuses other senders', async () => {
-    const { sendSync, invoke, desktop, calls, userData } = await launch();
-    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({
-      gatewayUrl: desktop.gateway.url,
-      apiKey: desktop.gateway.apiKey,
-      appVersion: '0.1.0-test',
-    });
-    expect(sendSync(IPC.connection, { url: 'https://evil.example/' })).toBeNull();
-    expect(sendSync(IPC.connection, { url: STUDIO, subframe: true })).toBeNull();
-
-    await invoke(IPC.copyToClipboard, { url: STUDIO }, 'hello');
-    expect(calls.clipboard).toEqual(['hello']);
-    await expect(invoke(IPC.copyToClipboard, { url: STUDIO }, { not: 'text' })).rejects.toThrow(/expected a string/);
-    await expect(invoke(IPC.copyToClipboard, { url: 'https://evil.example/' }, 'x')).rejects.toThrow(/refused/);
-
-    await invoke(IPC.openDataFolder, { url: STUDIO });
-    expect(calls.openedPaths).toEqual([userData]);
-    await expect(invoke(IPC.openDataFolder, { url: 'file:///tmp/x.html' })).rejects.toThrow(/refused/);
   });
 });
 
@@ -287,7 +243,7 @@ describe('quit', () => {
 describe('start-up failure', () => {
   it('says why in a dialog and exits, with no window', async () => {
     const userData = await mkdtemp(path.join(os.tmpdir(), 'orator-desktop-'));
-    cleanups.push(() => rm(userData, { recursive: true, force: true }));
+    onCleanup(() => rm(userData, { recursive: true, force: true }));
     const double = createElectronDouble();
     const env = { ORATOR_DATA_DIR: userData, ORATOR_PORT: 'not-a-port' };
     expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env })).toBeNull();

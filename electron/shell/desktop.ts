@@ -7,6 +7,7 @@ import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
 import { registerIpc } from './ipc';
+import { settingsActions } from './settings-actions';
 import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
 import { denyAllPermissions, guardWebContents } from './security';
@@ -59,6 +60,8 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
   let gateway: Gateway;
   try {
     const config = configFromArgs([], { ...options.env, ORATOR_DATA_DIR: dataDir });
+    // Read once: the renderer, GPU and utility processes Electron starts need no key in their environment.
+    delete options.env.ORATOR_API_KEY;
     gateway = await startGateway({ ...config, staticDir: rendererDir }, { workerFile: path.join(options.distDir, 'synth-worker.mjs') });
   } catch (error) {
     const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
@@ -113,6 +116,18 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
       if (problem) throw new Error(problem);
     },
     copyToClipboard: (text) => electron.clipboard.writeText(text),
+    ...settingsActions(gateway.settings, async ({ message, detail, action }) => {
+      const { response } = await electron.dialog.showMessageBox(window, {
+        type: 'warning',
+        message,
+        detail,
+        buttons: [action, 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      });
+      return response === 0;
+    }),
   });
 
   app.on('second-instance', showWindow);

@@ -1,4 +1,6 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
+import { Value } from 'typebox/value';
+import { SettingsUpdate, type SettingsView } from '../contract/settings';
 import { isAppUrl } from './app-protocol';
 import { IPC, MAX_CLIPBOARD_CHARS, type DesktopConnection } from './bridge';
 
@@ -6,6 +8,8 @@ export interface IpcHandlers {
   connection(): DesktopConnection;
   openDataFolder(): Promise<void>;
   copyToClipboard(text: string): void;
+  saveSettings(update: SettingsUpdate): Promise<SettingsView>;
+  regenerateApiKey(): Promise<string>;
 }
 
 /** Only the studio's own top-level page may call the bridge: not a frame, not another origin. */
@@ -35,5 +39,17 @@ export function registerIpc(ipcMain: IpcMain, handlers: IpcHandlers): void {
       throw new Error(`${IPC.copyToClipboard}: expected a string of at most ${MAX_CLIPBOARD_CHARS} characters`);
     }
     handlers.copyToClipboard(text);
+  });
+
+  ipcMain.handle(IPC.saveSettings, async (event: IpcMainInvokeEvent, update: unknown) => {
+    if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.saveSettings);
+    const problem = Value.Errors(SettingsUpdate, update)[0];
+    if (problem) throw new Error(`${IPC.saveSettings}: ${problem.instancePath || 'settings'} ${problem.message}`);
+    return handlers.saveSettings(update as SettingsUpdate);
+  });
+
+  ipcMain.handle(IPC.regenerateApiKey, async (event: IpcMainInvokeEvent) => {
+    if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.regenerateApiKey);
+    return handlers.regenerateApiKey();
   });
 }

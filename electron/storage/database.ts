@@ -19,13 +19,18 @@ export function openDatabase(dataDir: string): Db {
     db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db);
-    return db;
+    return prepareDatabase(db);
   } catch (error) {
     db?.close();
     throw explained(error, file);
   }
+}
+
+/** Makes an open database Orator's: its constraints on and its schema current (a file, or ':memory:' in unit tests). */
+export function prepareDatabase(db: Db): Db {
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
 }
 
 function migrate(db: Db): void {

@@ -27,6 +27,8 @@ export interface ApiRoute {
   body?: JsonSchema;
   /** The operation declares `security: []`: it needs no key. */
   public: boolean;
+  /** The security schemes any one of which opens the route (the document's default: the TTS key, "bearer"). */
+  schemes: string[];
 }
 
 interface Operation {
@@ -36,7 +38,11 @@ interface Operation {
 }
 
 export async function apiRoutes(baseUrl: string): Promise<ApiRoute[]> {
-  const doc = (await (await fetch(baseUrl + OPENAPI_PATH)).json()) as { paths: Record<string, Record<string, Operation>> };
+  const doc = (await (await fetch(baseUrl + OPENAPI_PATH)).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+    security: unknown[];
+  };
+  const defaultSecurity = doc.security;
   return Object.entries(doc.paths).flatMap(([template, operations]) =>
     Object.entries(operations).map(([method, operation]) => {
       const params = (where: string) => (operation.parameters ?? []).filter((p) => p.in === where);
@@ -48,6 +54,7 @@ export async function apiRoutes(baseUrl: string): Promise<ApiRoute[]> {
         queryParams: params('query').map(({ name, schema }) => ({ name, schema })),
         ...(body ? { body } : {}),
         public: Array.isArray(operation.security) && operation.security.length === 0,
+        schemes: (operation.security ?? defaultSecurity).flatMap((requirement) => Object.keys(requirement as object)),
       };
     }),
   );

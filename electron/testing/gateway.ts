@@ -1,5 +1,5 @@
 /** Test support: a real gateway on a free port with its own temporary data dir. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { afterEach } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,8 @@ export const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
 
 export interface TestGateway extends Gateway {
   dataDir: string;
+  /** The admin token (read from its file): for the settings routes. */
+  adminToken: string;
   /** fetch() against the gateway with the API key. */
   api(route: string, init?: RequestInit): Promise<Response>;
   /** POST a JSON body with the API key. */
@@ -26,6 +28,7 @@ export async function startTestGateway(overrides: Partial<GatewayConfig> = {}, w
     fetch(gateway.url + route, { ...init, headers: { authorization: `Bearer ${gateway.apiKey}`, ...init.headers } });
   return Object.assign(gateway, {
     dataDir,
+    adminToken: (await readFile(gateway.adminTokenFile, 'utf8')).trim(),
     api,
     post: (route: string, body: unknown) =>
       api(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),

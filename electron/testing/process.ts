@@ -65,3 +65,24 @@ export function exited(child: ChildProcess): Promise<void> {
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
+
+export interface WorkerHostProcess {
+  child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+}
+
+/** A worker host as a real child process (`node dist/worker-host.mjs`); resolves once it takes chunks. */
+export function spawnWorkerHost(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<WorkerHostProcess> {
+  const child = spawn(process.execPath, [path.resolve('dist/worker-host.mjs'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const collect = (data: Buffer) => {
+      output += data.toString();
+      if (/Orator worker host .* voices/.test(output)) resolve({ child, output: () => output });
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.on('exit', (code) => reject(new Error(`The worker host exited (${code}) before it started:\n${output}`)));
+  });
+}

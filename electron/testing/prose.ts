@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /** Plain prose of about `chars` characters, in sentences. */
 export function prose(chars: number): string {
   const sentences = [
@@ -8,5 +11,17 @@ export function prose(chars: number): string {
   ];
   let text = '';
   for (let i = 0; text.length < chars; i++) text += (text ? ' ' : '') + sentences[i % sentences.length];
+  return text.slice(0, chars);
+}
+
+/** Real prose with its numbers and lists: the licences Debian ships, `chars` characters of them. */
+export function licenceText(chars: number): string {
+  const files = ['GPL-3', 'LGPL-2.1', 'GPL-2', 'MPL-2.0', 'Apache-2.0', 'GFDL-1.3', 'MPL-1.1'];
+  let text = '';
+  for (const name of files) {
+    if (text.length >= chars) break;
+    text += readFileSync(path.join('/usr/share/common-licenses', name), 'utf8') + '\n\n';
+  }
+  if (text.length < chars) throw new Error(`/usr/share/common-licenses holds fewer than ${chars} characters of these licences`);
   return text.slice(0, chars);
 }

@@ -1,5 +1,5 @@
 /**
- * Builds the Node side with esbuild: the headless gateway, the synthesis worker threads, and the
+ * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker threads, and the
  * desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads only so).
  */
 import { build, type BuildOptions } from 'esbuild';
@@ -17,6 +17,7 @@ await Promise.all([
     ...common,
     entryPoints: {
       serve: 'electron/serve.ts',
+      'worker-host': 'electron/worker-host.ts',
       'synth-worker': 'electron/engines/worker.ts',
       main: 'electron/main.ts',
     },

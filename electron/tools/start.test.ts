@@ -38,7 +38,7 @@ it('npm start says in one line that Electron is unavailable and serves the studi
   const [gatewayUrl, keyFile] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk;
-      const match = /Orator gateway at (http:\/\/\S+?)\/ · .* · API key in (\S+)\n/.exec(stdout);
+      const match = /Orator gateway at (http:\/\/\S+?)\/ · .* · API key in (\S+) · admin token in \S+\n/.exec(stdout);
       if (match) resolve([match[1]!, match[2]!]);
     });
     child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${stdout}\n${stderr}`)));

@@ -111,7 +111,8 @@ describe('streaming encoders, checked by independent decoders', () => {
     if (IN_THREAD.includes(format)) expect(parts.every((bytes) => bytes.length > 0)).toBe(true);
     // Worker threads: nothing until the worker has started, then each push brings the one before it
     else expect(parts.filter((bytes) => bytes.length > 0).length).toBeGreaterThan(parts.length / 2);
-    expect(tail.length).toBeLessThan(2 * bytesPerSecond);
+    // A worker on a busy machine lags by a few seconds; an encoder that held the file back would hold all 20+ s
+    expect(tail.length).toBeLessThan(5 * bytesPerSecond);
   });
 
   it('pcm is the 24 kHz resampling of the voice: as long to the millisecond, in phase with sox’s', async () => {

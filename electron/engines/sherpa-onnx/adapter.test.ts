@@ -7,8 +7,8 @@ import { sherpaOnnxAdapter } from './adapter';
 import { ModelProcess } from './client';
 import { readModelFolder, type ModelSpec } from './models';
 
-// Real sherpa-onnx-node in a real child process; no real model weights can be had here, so these
-// are the failure paths: a malformed model aborts onnxruntime, which must not take Orator down.
+// Real sherpa-onnx-node in a real child process, on its failure paths: a malformed model aborts
+// onnxruntime, which must not take Orator down. The working path is in tiny-model.test.ts.
 let root: string;
 let garbage: ModelSpec;
 

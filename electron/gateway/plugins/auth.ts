@@ -32,16 +32,55 @@ export function hasKey(request: FastifyRequest, apiKey: () => string): boolean {
   return key !== undefined && keysMatch(key, apiKey());
 }
 
-/** A route whose OpenAPI operation says `security: []` (whoami) is open; the document and the check agree. */
-function isPublicRoute(request: FastifyRequest): boolean {
-  const security = (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security;
-  return Array.isArray(security) && security.length === 0;
+/** OpenAPI security schemes: the TTS key (every API route unless it says otherwise) and the admin token. */
+export const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'The TTS key: <data-dir>/api-key' },
+  admin: { type: 'http', scheme: 'bearer', description: 'The admin token: <data-dir>/admin-token. Changes settings; speaks nothing' },
+} as const;
+type Scheme = keyof typeof SECURITY_SCHEMES;
+
+/** Route option `security` of the routes only the admin token opens. */
+export const ADMIN_ONLY = [{ admin: [] }];
+
+/**
+ * The credentials a route accepts, from its OpenAPI `security` (so the document and the check
+ * agree): `[]` is public (whoami), none given is the TTS key.
+ */
+function acceptedSchemes(request: FastifyRequest): Scheme[] {
+  const security = (request.routeOptions.schema as { security?: Record<string, unknown>[] } | undefined)?.security;
+  if (!Array.isArray(security)) return ['bearer'];
+  return security.flatMap((requirement) => Object.keys(requirement) as Scheme[]);
 }
 
-/** Every /api/v1/tts route needs "Authorization: Bearer <key>", but for those marked public. */
-export function registerAuth(app: FastifyInstance, apiKey: () => string): void {
+export interface Credentials {
+  apiKey(): string;
+  adminToken(): string;
+}
+
+function presentedScheme(request: FastifyRequest, credentials: Credentials): Scheme | undefined {
+  const key = presentedKey(request);
+  if (key === undefined) return undefined;
+  if (keysMatch(key, credentials.apiKey())) return 'bearer';
+  if (keysMatch(key, credentials.adminToken())) return 'admin';
+  return undefined;
+}
+
+/**
+ * Every /api/v1/tts route needs "Authorization: Bearer <credential>": the TTS key, or for the
+ * routes that change what runs, the admin token. Neither opens the other's routes: a TTS key holder
+ * (every local tool, the studio page) cannot change settings, and the admin token speaks nothing.
+ */
+export function registerAuth(app: FastifyInstance, credentials: Credentials): void {
   app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request) || isPublicRoute(request) || hasKey(request, apiKey)) return;
+    if (!isApiRequest(request)) return;
+    const accepted = acceptedSchemes(request);
+    if (accepted.length === 0) return;
+    const presented = presentedScheme(request, credentials);
+    if (presented && accepted.includes(presented)) return;
+    if (presented === 'bearer') {
+      throw new ApiError('admin_required', 'This needs the admin token (the file admin-token in the data folder), not the API key.');
+    }
+    if (presented === 'admin') throw new ApiError('unauthorized', 'The admin token changes settings only; send the API key.');
     throw new ApiError(
       'unauthorized',
       presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',

@@ -112,6 +112,8 @@ function describeValidation(error: FastifyError): string {
     return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
   }
   if (field === 'bitrate_kbps') return `"bitrate_kbps" must be a whole number of kbps that suits the format (${BITRATE_RULES}).`;
+  const range = numericRange((first as { parentSchema?: unknown }).parentSchema);
+  if (range) return `"${field}" must be ${range}.`;
   if (field === 'text') return '"text" must be a string with at least one character that is not whitespace or a control character.';
   const allowed =
     first.keyword === 'enum'
@@ -121,4 +123,11 @@ function describeValidation(error: FastifyError): string {
           .map((e) => JSON.stringify(e.params.allowedValue));
   if (allowed.length) return `"${field}" must be one of ${allowed.join(', ')}.`;
   return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
+}
+
+/** "an integer from 1 to 200" for a bounded number's schema (validators.ts makes errors carry it), else null. */
+function numericRange(schema: unknown): string | null {
+  const { type, minimum, maximum } = (schema ?? {}) as { type?: unknown; minimum?: unknown; maximum?: unknown };
+  if ((type !== 'integer' && type !== 'number') || minimum === undefined || maximum === undefined) return null;
+  return `${type === 'integer' ? 'an integer' : 'a number'} from ${String(minimum)} to ${String(maximum)}`;
 }

@@ -1,11 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EngineDetail, EngineList, EngineParams, ErrorBody } from '../../contract';
+import { ApiError, EngineDetail, EngineList, EngineParams, ErrorBody, type EngineSummary } from '../../contract';
 import type { EngineRegistry } from '../../engines/registry';
+import type { FleetEngines } from '../../jobs/redis/fleet-engines';
 
-export const engineRoutes: FastifyPluginAsyncTypebox<{ registry: EngineRegistry }> = async (app, { registry }) => {
+export interface EngineRouteOptions {
+  registry: EngineRegistry;
+  /** With worker hosts: their engines merged in, with the hosts serving each. */
+  fleet?: FleetEngines | undefined;
+}
+
+export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async (app, { registry, fleet }) => {
+  const list = async (): Promise<{ engines: EngineSummary[] }> => ({
+    engines: fleet ? await fleet.summaries(registry.summaries()) : registry.summaries(),
+  });
+  const detail = async (id: string) => {
+    if (!fleet) return registry.detail(id);
+    const local = registry.summaries().some((e) => e.id === id) ? registry.detail(id) : undefined;
+    const merged = await fleet.detail(id, local);
+    if (!merged) throw new ApiError('engine_not_found', `Unknown engine "${id}".`);
+    return merged;
+  };
+
   app.get('/engines', {
     schema: { tags: ['engines'], summary: 'List the speech engines of this machine', response: { 200: EngineList } },
-    handler: async () => ({ engines: registry.summaries() }),
+    handler: list,
   });
 
   app.get('/engines/:id', {
@@ -15,7 +33,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<{ registry: EngineRegistry 
       params: EngineParams,
       response: { 200: EngineDetail, 404: ErrorBody },
     },
-    handler: async (request) => registry.detail(request.params.id),
+    handler: async (request) => detail(request.params.id),
   });
 
   app.post('/engines/refresh', {
@@ -26,7 +44,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<{ registry: EngineRegistry 
     },
     handler: async () => {
       await registry.probeAll();
-      return { engines: registry.summaries() };
+      return list();
     },
   });
 
@@ -38,8 +56,8 @@ export const engineRoutes: FastifyPluginAsyncTypebox<{ registry: EngineRegistry 
       response: { 200: EngineDetail, 404: ErrorBody },
     },
     handler: async (request) => {
-      await registry.refresh(request.params.id);
-      return registry.detail(request.params.id);
+      if (registry.summaries().some((e) => e.id === request.params.id)) await registry.refresh(request.params.id);
+      return detail(request.params.id);
     },
   });
 };

@@ -32,6 +32,9 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
     clipboard: [] as string[],
     openedPaths: [] as string[],
     errorBoxes: [] as string[],
+    /** Native questions asked (showMessageBox), and the buttons the person will press, in order (default: Cancel). */
+    questions: [] as { message: string; detail?: string; buttons: string[] }[],
+    answers: [] as string[],
     schemes: [] as unknown[],
   };
   const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
@@ -155,7 +158,14 @@ export function createElectronDouble(options: { lock?: boolean } = {}) {
         },
       },
     },
-    dialog: { showErrorBox: (title: string, content: string) => calls.errorBoxes.push(`${title}: ${content}`) },
+    dialog: {
+      showErrorBox: (title: string, content: string) => calls.errorBoxes.push(`${title}: ${content}`),
+      showMessageBox: async (_window: unknown, question: { message: string; detail?: string; buttons: string[]; cancelId: number }) => {
+        calls.questions.push(question);
+        const pressed = question.buttons.indexOf(calls.answers.shift() ?? '');
+        return { response: pressed === -1 ? question.cancelId : pressed };
+      },
+    },
   };
 
   return {

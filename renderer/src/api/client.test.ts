@@ -115,24 +115,30 @@ describe('OratorClient against the gateway', () => {
 });
 
 describe('OratorClient settings writes', () => {
-  it('saves settings and regenerates the key through the injected fetch, with the key in the header', async () => {
+  it('saves settings and regenerates the key with the admin token in the header, never the key', async () => {
     const seen: { url: string; method?: string; headers: Record<string, string> }[] = [];
     const spy = new OratorClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }, (input, init) => {
       seen.push({ url: String(input), method: init?.method, headers: init?.headers as Record<string, string> });
       return fetch(input, init);
     });
-    const { settings } = await spy.settings();
-    const saved = await spy.putSettings({ ...settings, retention_hours: settings.retention_hours + 1 });
+    const { adminToken } = gateway;
+    const { host: _host, ...settings } = (await spy.settings()).settings;
+    await expect(spy.putSettings(settings, gateway.apiKey)).rejects.toMatchObject({ code: 'admin_required' });
+    const saved = await spy.putSettings({ ...settings, retention_hours: settings.retention_hours + 1 }, adminToken);
     expect(saved.settings.retention_hours).toBe(settings.retention_hours + 1);
-    await expect(spy.putSettings({ ...settings, max_text_length: 0 })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_request' });
+    expect(seen[2]!.headers.authorization).toBe(`Bearer ${adminToken}`);
+    await expect(spy.putSettings({ ...settings, max_text_length: 0 }, adminToken)).rejects.toMatchObject({
+      name: 'ApiError',
+      code: 'invalid_request',
+    });
 
     const oldKey = gateway.apiKey;
-    const key = await spy.regenerateApiKey();
+    const key = await spy.regenerateApiKey(adminToken);
     expect(key).not.toBe(oldKey);
     await expect(spy.listEngines()).rejects.toMatchObject({ code: 'unauthorized' });
     const renewed = spy.withApiKey(key);
     expect((await renewed.settings()).settings.retention_hours).toBe(settings.retention_hours + 1);
-    expect(seen.map((s) => s.method ?? 'GET')).toEqual(['GET', 'PUT', 'PUT', 'POST', 'GET', 'GET']);
+    expect(seen.map((s) => s.method ?? 'GET')).toEqual(['GET', 'PUT', 'PUT', 'PUT', 'POST', 'GET', 'GET']);
     expect(seen.every((s) => s.headers.authorization?.startsWith('Bearer '))).toBe(true);
     client = renewed; // the other tests go on with the live key
   });
@@ -162,8 +168,8 @@ describe('OratorClient with a misbehaving gateway', () => {
   });
 
   it('refuses settings answers outside the contract', async () => {
-    await expect(fake(() => json({ settings: {} })).putSettings({} as never)).rejects.toBeInstanceOf(GatewayError);
-    await expect(fake(() => json({ api_key: 42 })).regenerateApiKey()).rejects.toBeInstanceOf(GatewayError);
+    await expect(fake(() => json({ settings: {} })).putSettings({} as never, 'token')).rejects.toBeInstanceOf(GatewayError);
+    await expect(fake(() => json({ api_key: 42 })).regenerateApiKey('token')).rejects.toBeInstanceOf(GatewayError);
   });
 
   it('refuses a 200 that is not audio', async () => {

@@ -24,9 +24,9 @@ import {
   TTS_ROOT,
   type ErrorCode,
   type JobEventType,
-  type JobStatus,
+  type JobListQuery,
   type PreviewBody,
-  type Settings,
+  type SettingsUpdate,
   type SynthesizeBody,
 } from './contract';
 import { readEventStream } from './sse';
@@ -66,6 +66,10 @@ function checked<T>(schema: TSchema, value: unknown, what: string): T {
   return value as T;
 }
 
+function bearer(credential: string): Record<string, string> {
+  return { authorization: `Bearer ${credential}` };
+}
+
 /** The typed HTTP client of the /api/v1/tts API. Holds the key; never logs or puts it in a URL. */
 export class OratorClient {
   constructor(
@@ -84,22 +88,25 @@ export class OratorClient {
 
   /** The key, in the header only. */
   get authHeaders(): Record<string, string> {
-    return { authorization: `Bearer ${this.connection.apiKey}` };
+    return bearer(this.connection.apiKey);
   }
 
   async settings() {
     return checked<SettingsView>(SettingsView, await this.json(SETTINGS_PATH), 'settings');
   }
 
-  /** Saves the whole settings object; answers like settings(), with what needs a restart. */
-  async putSettings(settings: Settings) {
-    const response = await this.send(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(settings) });
+  /**
+   * Saves every setting but the bind address; answers like settings(), with what needs a restart.
+   * Takes the admin token (the API key gets 403 admin_required); the client never keeps it.
+   */
+  async putSettings(settings: SettingsUpdate, adminToken: string) {
+    const response = await this.send(SETTINGS_PATH, { method: 'PUT', body: JSON.stringify(settings), headers: bearer(adminToken) });
     return checked<SettingsView>(SettingsView, await jsonBody(response), 'settings');
   }
 
-  /** A new random key; the gateway refuses the old one at once, so callers reconnect with this one. */
-  async regenerateApiKey(): Promise<string> {
-    const response = await this.send(API_KEY_PATH, { method: 'POST', body: '{}' });
+  /** A new random key (admin token); the gateway refuses the old one at once, so callers reconnect with this one. */
+  async regenerateApiKey(adminToken: string): Promise<string> {
+    const response = await this.send(API_KEY_PATH, { method: 'POST', body: '{}', headers: bearer(adminToken) });
     return checked<NewApiKey>(NewApiKey, await jsonBody(response), 'API key').api_key;
   }
 
@@ -128,7 +135,7 @@ export class OratorClient {
     return checked<Job>(Job, await this.json(jobPath(id)), 'job');
   }
 
-  async listJobs(query: { limit?: number; cursor?: string; status?: JobStatus } = {}) {
+  async listJobs(query: JobListQuery = {}) {
     const params = new URLSearchParams();
     if (query.limit !== undefined) params.set('limit', String(query.limit));
     if (query.cursor) params.set('cursor', query.cursor);

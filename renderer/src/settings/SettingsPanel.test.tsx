@@ -4,7 +4,7 @@
  * placed at the gateway's origin as the headless studio is.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -31,9 +31,14 @@ afterAll(async () => {
 
 afterEach(cleanup);
 
-function renderPanel() {
+/** The panel as the web studio shows it: read-only until the admin token is pasted in. */
+async function renderPanel() {
   useApp.setState({ client: new OratorClient({ baseUrl: '', apiKey: gateway.apiKey }) });
   render(<SettingsPanel />);
+  fireEvent.change(await screen.findByLabelText('Admin token'), {
+    target: { value: (await readFile(gateway.adminTokenFile, 'utf8')).trim() },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
   return screen.findByRole('button', { name: 'Save settings' });
 }
 
@@ -56,10 +61,19 @@ it('saves settings: live ones apply at once, the rest are marked for a restart',
   expect(synth.status).toBe(202);
 });
 
-it("shows the gateway's refusal in place and warns about non-loopback addresses", async () => {
+it('is read-only with the API key alone: nothing to save, no key to regenerate, the bind address never editable', async () => {
+  useApp.setState({ client: new OratorClient({ baseUrl: '', apiKey: gateway.apiKey }) });
+  render(<SettingsPanel />);
+  const save = (await screen.findByRole('button', { name: 'Save settings' })) as HTMLButtonElement;
+  expect(save.disabled).toBe(true);
+  expect(field(/^Inline threshold/).closest('fieldset')!.disabled).toBe(true);
+  expect((screen.getByRole('button', { name: 'Regenerate…' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(field(/^Bind address/).readOnly).toBe(true);
+});
+
+it("shows the gateway's refusal in place", async () => {
   const save = await renderPanel();
-  fireEvent.change(field(/^Bind address/), { target: { value: '0.0.0.0' } });
-  expect(screen.getByRole('alert').textContent).toContain('other machines can reach the gateway');
+  expect(field(/^Bind address/).readOnly).toBe(true);
   fireEvent.change(field(/^Maximum text length/), { target: { value: '0' } });
   fireEvent.click(save);
   await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('max_text_length'))).toBe(true));

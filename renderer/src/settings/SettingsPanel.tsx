@@ -2,9 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { saveKey } from '../api/connection';
 import { LOOPBACK_HOSTS, type SettingName, type Settings, type SettingsView } from '../api/contract';
 import { useApp } from '../store';
+import { AdminTokenField } from './AdminTokenField';
 import { ApiKeyField } from './ApiKeyField';
 import { desktopBridge } from './desktop-bridge';
 import { EngineExecutables } from './EngineExecutables';
+import { settingsWriter } from './settings-writer';
 import './settings.css';
 
 type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours';
@@ -27,6 +29,8 @@ export function SettingsPanel() {
   const [draft, setDraft] = useState<Settings | null>(null);
   const [status, setStatus] = useState<{ kind: 'error' | 'notice'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  // in memory only, for this panel's life: never stored, never in the URL
+  const [adminToken, setAdminToken] = useState<string | null>(null);
   const bridge = desktopBridge();
 
   useEffect(() => {
@@ -48,13 +52,16 @@ export function SettingsPanel() {
 
   const set = <K extends SettingName>(name: K, value: Settings[K]) => setDraft({ ...draft, [name]: value });
   const pending = (name: SettingName) => view.restart_required.includes(name);
+  const writer = settingsWriter(client, bridge, adminToken);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    if (!writer) return;
     setSaving(true);
     setStatus(null);
     try {
-      const saved = await client.putSettings(draft);
+      const { host: _host, ...update } = draft;
+      const saved = await writer.save(update);
       setView(saved);
       setDraft(saved.settings);
       const restart = saved.restart_required.length > 0 ? ` Restart Orator to apply: ${saved.restart_required.join(', ')}.` : '';
@@ -68,86 +75,91 @@ export function SettingsPanel() {
   };
 
   const regenerate = async () => {
-    const key = await client.regenerateApiKey();
+    if (!writer) return;
+    const key = await writer.regenerateApiKey();
     saveKey(key);
     // The old key is dead: carry on with a client holding the new one (job sync restarts with it).
     useApp.setState({ client: client.withApiKey(key) });
   };
 
   return (
-    <form className="settings-panel" onSubmit={(event) => void save(event)} aria-label="Settings">
-      <fieldset>
-        <legend>Gateway</legend>
-        <label className="field">
-          <span>Bind address {pending('host') && <span className="badge settings-restart">restart</span>}</span>
-          <input value={draft.host} onChange={(e) => set('host', e.target.value.trim())} spellCheck={false} />
-          {!LOOPBACK_HOSTS.includes(draft.host) && (
-            <span className="settings-warning" role="alert">
-              Not a loopback address: other machines can reach the gateway; only the API key protects it.
-            </span>
-          )}
-        </label>
-        {NUMBERS.map(({ name, label, hint }) => (
-          <label className="field" key={name}>
-            <span>
-              {label} {pending(name) && <span className="badge settings-restart">restart</span>}
-            </span>
-            <input type="number" min={0} step={1} value={draft[name]} onChange={(e) => set(name, Number(e.target.value))} />
-            <span className="muted small">{hint}</span>
+    <div>
+      {!writer && <AdminTokenField onUnlock={setAdminToken} />}
+      <form className="settings-panel" onSubmit={(event) => void save(event)} aria-label="Settings">
+        <fieldset disabled={!writer}>
+          <legend>Gateway</legend>
+          <label className="field">
+            <span>Bind address</span>
+            <input value={draft.host} readOnly spellCheck={false} />
+            <span className="muted small">Set where Orator is started: --host or ORATOR_HOST.</span>
+            {!LOOPBACK_HOSTS.includes(draft.host) && (
+              <span className="settings-warning" role="alert">
+                Not a loopback address: other machines can reach the gateway; only the API key protects it.
+              </span>
+            )}
           </label>
-        ))}
-      </fieldset>
+          {NUMBERS.map(({ name, label, hint }) => (
+            <label className="field" key={name}>
+              <span>
+                {label} {pending(name) && <span className="badge settings-restart">restart</span>}
+              </span>
+              <input type="number" min={0} step={1} value={draft[name]} onChange={(e) => set(name, Number(e.target.value))} />
+              <span className="muted small">{hint}</span>
+            </label>
+          ))}
+        </fieldset>
 
-      <fieldset>
-        <legend>Engines</legend>
-        <label className="field">
-          <span>Voice models folder {pending('models_dir') && <span className="badge settings-restart">restart</span>}</span>
-          <input
-            value={draft.models_dir}
-            onChange={(e) => set('models_dir', e.target.value)}
-            placeholder="/path/to/voices"
-            spellCheck={false}
+        <fieldset disabled={!writer}>
+          <legend>Engines</legend>
+          <label className="field">
+            <span>Voice models folder {pending('models_dir') && <span className="badge settings-restart">restart</span>}</span>
+            <input
+              value={draft.models_dir}
+              onChange={(e) => set('models_dir', e.target.value)}
+              placeholder="/path/to/voices"
+              spellCheck={false}
+            />
+            <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
+          </label>
+          <EngineExecutables
+            value={draft.engine_executables}
+            onChange={(value) => set('engine_executables', value)}
+            pending={pending('engine_executables')}
           />
-          <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
-        </label>
-        <EngineExecutables
-          value={draft.engine_executables}
-          onChange={(value) => set('engine_executables', value)}
-          pending={pending('engine_executables')}
-        />
-      </fieldset>
+        </fieldset>
 
-      <fieldset>
-        <legend>API key</legend>
-        <ApiKeyField apiKey={client.connection.apiKey} locked={view.api_key_locked} onRegenerate={regenerate} />
-      </fieldset>
+        <fieldset>
+          <legend>API key</legend>
+          <ApiKeyField apiKey={client.connection.apiKey} locked={view.api_key_locked || !writer} onRegenerate={regenerate} />
+        </fieldset>
 
-      <fieldset>
-        <legend>Desktop app</legend>
-        <label className="inline-field">
-          <input type="checkbox" checked={draft.close_to_tray} onChange={(e) => set('close_to_tray', e.target.checked)} />
-          Closing the window keeps the gateway running in the tray
-        </label>
-        {bridge && (
-          <p className="settings-row">
-            <button type="button" className="secondary small" onClick={() => void bridge.openDataFolder()}>
-              Open data folder
-            </button>
-            <span className="muted small">Orator {bridge.appVersion}</span>
-          </p>
-        )}
-      </fieldset>
+        <fieldset disabled={!writer}>
+          <legend>Desktop app</legend>
+          <label className="inline-field">
+            <input type="checkbox" checked={draft.close_to_tray} onChange={(e) => set('close_to_tray', e.target.checked)} />
+            Closing the window keeps the gateway running in the tray
+          </label>
+          {bridge && (
+            <p className="settings-row">
+              <button type="button" className="secondary small" onClick={() => void bridge.openDataFolder()}>
+                Open data folder
+              </button>
+              <span className="muted small">Orator {bridge.appVersion}</span>
+            </p>
+          )}
+        </fieldset>
 
-      <div className="settings-actions">
-        {status && (
-          <p className={status.kind} role={status.kind === 'error' ? 'alert' : 'status'}>
-            {status.text}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save settings'}
-        </button>
-      </div>
-    </form>
+        <div className="settings-actions">
+          {status && (
+            <p className={status.kind} role={status.kind === 'error' ? 'alert' : 'status'}>
+              {status.text}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={saving || !writer}>
+            {saving ? 'Saving…' : 'Save settings'}
+          </button>
+        </div>
+      </form>
+    </div>
   );
 }

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JobEvent } from '../contract';
+import { startJobHarness, type JobHarness } from '../testing/job-harness';
+import { JobService } from './jobs';
+
+// JobService built directly on the job runner, the fake engine and an in-memory job store: no HTTP.
+
+let h: JobHarness;
+let jobs: JobService;
+let retentionHours = 0;
+beforeEach(async () => {
+  h = await startJobHarness();
+  retentionHours = 0;
+  jobs = new JobService(h.store, h.runner, h.registry, () => retentionHours);
+});
+afterEach(() => h.close());
+
+async function doneJob(text = 'Some text.'): Promise<string> {
+  const { id } = await h.enqueue(text);
+  await h.ended(id);
+  return id;
+}
+
+describe('JobService', () => {
+  it('shows a job as the API does, and refuses ids it does not know', async () => {
+    const id = await doneJob();
+    const job = await jobs.get(id);
+    expect(job).toMatchObject({ job_id: id, status: 'done', progress: { done: 1, total: 1 }, engine: 'fake', voice: 'fake:plain' });
+    expect(job.audio).toMatchObject({ url: `/api/v1/tts/jobs/${id}/audio`, content_type: 'audio/wav' });
+    await expect(jobs.get('not-a-job-id')).rejects.toMatchObject({ code: 'job_not_found', status: 404 });
+    await expect(jobs.get(crypto.randomUUID())).rejects.toMatchObject({ code: 'job_not_found' });
+  });
+
+  it('lists newest first in pages joined by a cursor, and filters by status', async () => {
+    h.engine.behaviour = (request) => (request.text === 'Fails.' ? new Error('no') : 'speak');
+    const ids = [await doneJob('One.'), await doneJob('Fails.'), await doneJob('Three.')];
+    const first = await jobs.list({ limit: 2 });
+    expect(first.jobs.map((j) => j.job_id)).toEqual([ids[2], ids[1]]);
+    const second = await jobs.list({ limit: 2, cursor: first.next_cursor! });
+    expect(second.jobs.map((j) => j.job_id)).toEqual([ids[0]]);
+    expect(second.next_cursor).toBeUndefined();
+    expect((await jobs.list({ status: 'failed' })).jobs.map((j) => j.job_id)).toEqual([ids[1]]);
+    expect((await jobs.list({})).jobs).toHaveLength(3);
+    await expect(jobs.list({ cursor: 'bogus' })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('cancels a running job, and deletes a finished one with its audio', async () => {
+    h.engine.behaviour = () => 'hang';
+    const running = await h.enqueue('Never ends.');
+    await vi.waitFor(() => expect(h.engine.calls).toHaveLength(1));
+    expect(await jobs.cancelOrDelete(running.id)).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
+
+    h.engine.behaviour = () => 'speak';
+    const id = await doneJob();
+    const audio = (await jobs.audioFile(id)).file;
+    expect(existsSync(audio)).toBe(true);
+    expect(await jobs.cancelOrDelete(id)).toBeNull();
+    expect(existsSync(audio)).toBe(false);
+    await expect(jobs.get(id)).rejects.toMatchObject({ code: 'job_not_found' });
+  });
+
+  it('retries failed jobs only', async () => {
+    h.engine.behaviour = () => new Error('down');
+    const failed = await doneJob();
+    h.engine.behaviour = () => 'speak';
+    await expect(jobs.retry(await doneJob())).rejects.toMatchObject({ code: 'invalid_request' });
+    const again = await jobs.retry(failed);
+    expect(again.job_id).not.toBe(failed);
+    expect((await h.ended(again.job_id)).state).toBe('done');
+  });
+
+  it('serves audio only when it is there: not finished (retry after 1 s), failed, missing', async () => {
+    h.engine.behaviour = () => 'hang';
+    const { id: running } = await h.enqueue('Waits.');
+    await expect(jobs.audioFile(running)).rejects.toMatchObject({ code: 'job_not_finished', status: 409, retryAfterS: 1 });
+    h.runner.cancel(running);
+    await expect(jobs.audioFile(running)).rejects.toMatchObject({ code: 'job_failed' });
+
+    h.engine.behaviour = () => 'speak';
+    const id = await doneJob();
+    await rm((await jobs.audioFile(id)).file);
+    await expect(jobs.peaksFile(id)).rejects.toMatchObject({ code: 'audio_missing', status: 410 });
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', audio_unavailable: { code: 'audio_missing' } });
+  });
+
+  it('sets the expiry of new jobs from the retention read at that moment', () => {
+    expect(jobs.expiryOfNewJob()).toBeNull();
+    retentionHours = 2;
+    const expiry = Date.parse(jobs.expiryOfNewJob()!);
+    expect(Math.abs(expiry - (Date.now() + 2 * 3_600_000))).toBeLessThan(5_000);
+  });
+
+  it("streams one job's events, first where it stands, ending with done", async () => {
+    h.runner.pause();
+    const { id } = await h.enqueue('First.\n\nSecond.');
+    const other = await h.enqueue('Other.');
+    const feed = jobs.eventsFor(id);
+    expect(feed.first.map((e) => [e.type, e.job.status])).toEqual([['progress', 'running']]);
+    const events: JobEvent[] = [];
+    const unsubscribe = feed.subscribe((event) => events.push(event));
+    h.runner.resume();
+    await h.ended(other.id);
+    await h.ended(id);
+    unsubscribe();
+    expect(events.map((e) => e.type)).toEqual(['progress', 'progress', 'done']);
+    expect(events.every((e) => e.job.job_id === id)).toBe(true);
+    expect(events.map((e) => feed.isLast(e))).toEqual([false, false, true]);
+    expect(jobs.eventsFor().isLast(events[2]!)).toBe(false); // the stream of all jobs never ends
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The preload bridge's IPC handlers, with a real gateway and the Electron double (the Electron
+ * binary cannot run here; testing/electron-double.ts says what the double does).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SettingsView } from '../contract';
+import { readSavedSettings } from '../settings/store';
+import { IPC } from './bridge';
+import { useDesktopLaunch } from './testing/launch';
+
+const { launch, STUDIO } = useDesktopLaunch();
+
+describe('preload bridge (IPC)', () => {
+  it('hands the studio the gateway URL, key and version, and refuses other senders', async () => {
+    const { sendSync, invoke, desktop, calls, userData } = await launch();
+    expect(sendSync(IPC.connection, { url: STUDIO })).toEqual({
+      gatewayUrl: desktop.gateway.url,
+      apiKey: desktop.gateway.apiKey,
+      appVersion: '0.1.0-test',
+    });
+    expect(sendSync(IPC.connection, { url: 'https://evil.example/' })).toBeNull();
+    expect(sendSync(IPC.connection, { url: STUDIO, subframe: true })).toBeNull();
+
+    await invoke(IPC.copyToClipboard, { url: STUDIO }, 'hello');
+    expect(calls.clipboard).toEqual(['hello']);
+    await expect(invoke(IPC.copyToClipboard, { url: STUDIO }, { not: 'text' })).rejects.toThrow(/expected a string/);
+    await expect(invoke(IPC.copyToClipboard, { url: 'https://evil.example/' }, 'x')).rejects.toThrow(/refused/);
+
+    await invoke(IPC.openDataFolder, { url: STUDIO });
+    expect(calls.openedPaths).toEqual([userData]);
+    await expect(invoke(IPC.openDataFolder, { url: 'file:///tmp/x.html' })).rejects.toThrow(/refused/);
+  });
+});
+
+describe('settings window (IPC, native confirmation)', () => {
+  it('saves limits at once, but a new engine program only after the person agrees in a native dialog', async () => {
+    const { invoke, calls, desktop, userData } = await launch();
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
+
+    const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, inline_threshold: 5 })) as SettingsView;
+    expect(limits.settings.inline_threshold).toBe(5);
+    expect(calls.questions).toEqual([]);
+
+    const withProgram = { ...settings, engine_executables: { 'espeak-ng-system': '/usr/bin/espeak-ng' } };
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, withProgram)).rejects.toThrow(/not confirmed/);
+    expect(calls.questions[0]).toMatchObject({ message: 'Let Orator run this?', buttons: ['Save', 'Cancel'] });
+    expect(calls.questions[0]!.detail).toContain('Run /usr/bin/espeak-ng as the espeak-ng-system engine');
+    expect(readSavedSettings(userData).engine_executables).toBeUndefined();
+
+    calls.answers.push('Save');
+    await invoke(IPC.saveSettings, { url: STUDIO }, withProgram);
+    expect(readSavedSettings(userData).engine_executables).toEqual({ 'espeak-ng-system': '/usr/bin/espeak-ng' });
+
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, port: 'x' })).rejects.toThrow(/port must be integer/);
+    await expect(invoke(IPC.saveSettings, { url: 'https://evil.example/' }, settings)).rejects.toThrow(/refused/);
+  });
+
+  it('replaces the key only after the person agrees', async () => {
+    const { invoke, calls, desktop } = await launch();
+    const before = desktop.gateway.apiKey;
+    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO })).rejects.toThrow(/not replaced/);
+    expect(desktop.gateway.apiKey).toBe(before);
+    calls.answers.push('Replace key');
+    const key = await invoke(IPC.regenerateApiKey, { url: STUDIO });
+    expect(key).toBe(desktop.gateway.apiKey);
+    expect(key).not.toBe(before);
+    await expect(invoke(IPC.regenerateApiKey, { url: STUDIO, subframe: true })).rejects.toThrow(/refused/);
+  });
+
+  it('takes ORATOR_API_KEY out of the environment the processes it starts inherit', async () => {
+    const { env, desktop } = await launch({ env: { ORATOR_API_KEY: 'a-key-from-the-environment' } });
+    expect(desktop.gateway.apiKey).toBe('a-key-from-the-environment');
+    expect(env.ORATOR_API_KEY).toBeUndefined();
+  });
+});
