@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ApiError } from './errors';
 
 /**
@@ -78,11 +78,16 @@ export const FormatFields = {
   bitrate_kbps: Type.Optional(Type.Integer({ minimum: 1, maximum: 320, description: BITRATE_DESCRIPTION })),
 };
 
-/** `format` and `bitrate_kbps` of a query string (its values are strings). */
+/** `format` and `bitrate_kbps` of a job audio download (query numbers are coerced from text, see gateway/validators.ts). */
 export const FormatQuery = Type.Object({
-  format: Type.Optional(Type.Enum(OUTPUT_FORMATS, { description: `${FORMAT_DESCRIPTION}; default: the job's own` })),
-  bitrate_kbps: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: BITRATE_DESCRIPTION })),
+  format: Type.Optional(
+    Type.Enum(OUTPUT_FORMATS, {
+      description: `${FORMAT_DESCRIPTION}; default: the job's own. Another format is encoded as it is sent, when the job has samples to encode from (docs/formats.md)`,
+    }),
+  ),
+  bitrate_kbps: FormatFields.bitrate_kbps,
 });
+export type FormatQuery = Static<typeof FormatQuery>;
 
 /** An output format as a request chose it, its bitrate resolved (the default of a lossy format). */
 export interface OutputChoice {

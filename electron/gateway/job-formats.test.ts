@@ -72,7 +72,8 @@ describe('a job in each format', () => {
     const job = jobs.get(format)!;
     expect(await filesOf(job.job_id)).toEqual([`<id>.${format}`, '<id>.peaks.v2.json'].sort());
     expect(existsSync(path.join(gateway.dataDir, 'chunks', job.job_id))).toBe(false);
-    expect(job.audio!.formats).toEqual([format]);
+    // pcm is plain samples: it can be sent in any format, as a WAV can
+    expect(job.audio!.formats).toEqual(format === 'pcm' ? [...OUTPUT_FORMATS] : [format]);
     // and is far smaller than the WAV, but for pcm (24 kHz against the voice's 22.05)
     const ratio = job.audio!.bytes / jobs.get('wav')!.audio!.bytes;
     expect(ratio).toBeLessThan(format === 'pcm' ? 1.1 : 0.6);
@@ -103,6 +104,57 @@ describe('a job in each format', () => {
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${whole.length}`);
   });
+
+  it('?format= sends a WAV job in each other format, encoded as it is sent, as long as the WAV', async () => {
+    const wav = jobs.get('wav')!;
+    for (const format of COMPRESSED) {
+      const bitrate = format === 'mp3' ? '&bitrate_kbps=64' : '';
+      const response = await gateway.api(`${wav.audio!.url}?format=${format}${bitrate}`, { headers: { range: 'bytes=0-99' } });
+      // encoded as it goes: the whole file, whatever the Range asked
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(AUDIO_MEDIA[format].contentType);
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="orator-job-${wav.job_id.slice(0, 8)}.${format}"`);
+      expect(response.headers.get('accept-ranges')).toBe('none');
+      const file = new Uint8Array(await response.arrayBuffer());
+      expect(hasContainerMagic(format, file)).toBe(true);
+      const decoded = await decodeIndependently(format, file);
+      expect(Math.abs(decoded.seconds - wavSeconds)).toBeLessThanOrEqual(0.05 * wavSeconds);
+      // 64 kbps: 8,000 bytes a second and LAME's padding
+      if (format === 'mp3') expect(file.length / wavSeconds).toBeLessThan(8300);
+    }
+  });
+
+  it('?format= sends a pcm job as a WAV at 24 kHz; a compressed job only as itself (409 format_unavailable)', async () => {
+    const pcm = jobs.get('pcm')!;
+    const asWav = await gateway.api(`${pcm.audio!.url}?format=wav`);
+    expect(asWav.headers.get('content-type')).toBe('audio/wav');
+    const decoded = await decodeIndependently('wav', new Uint8Array(await asWav.arrayBuffer()));
+    expect(decoded.sampleRate).toBe(24_000);
+    expect(Math.abs(decoded.seconds - pcm.audio!.duration_s)).toBeLessThan(0.01);
+
+    const mp3 = jobs.get('mp3')!;
+    expect((await gateway.api(`${mp3.audio!.url}?format=mp3`)).status).toBe(200);
+    for (const query of ['format=wav', 'format=ogg', 'format=mp3&bitrate_kbps=64']) {
+      const refused = await gateway.api(`${mp3.audio!.url}?${query}`);
+      expect(refused.status).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('format_unavailable');
+      expect(error.message).toMatch(/only as mp3 at 128 kbps .*keep_wav/);
+    }
+  });
+
+  it('?format= refuses a format or bitrate it does not know with 400, naming what would work', async () => {
+    const url = jobs.get('wav')!.audio!.url;
+    const bad = async (query: string) => {
+      const response = await gateway.api(`${url}?${query}`);
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { error: { message: string } }).error.message;
+    };
+    expect(await bad('format=aiff')).toMatch(/"format" must be one of "wav", "mp3", "ogg", "flac", "m4a", "pcm"/);
+    expect(await bad('format=mp3&bitrate_kbps=100')).toMatch(/mp3 bitrate must be one of 8, 16, .* kbps, not 100/);
+    expect(await bad('format=flac&bitrate_kbps=64')).toMatch(/flac is not lossy/);
+    expect(await bad('format=ogg&bitrate_kbps=fast')).toMatch(/bitrate_kbps/);
+  });
 });
 
 describe('keep_wav', () => {
@@ -116,6 +168,11 @@ describe('keep_wav', () => {
     // 64 kbps: 8,000 bytes a second, a little more for LAME's padding
     expect(mp3.size / job.audio!.duration_s).toBeGreaterThan(7900);
     expect(mp3.size / job.audio!.duration_s).toBeLessThan(8300);
+    // the WAV kept beside it is a stored file too: ranges work
+    const wav = await gateway.api(`${job.audio!.url}?format=wav`, { headers: { range: 'bytes=0-43' } });
+    expect(wav.status).toBe(206);
+    expect(wav.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await wav.arrayBuffer()).toString('latin1', 0, 4)).toBe('RIFF');
   });
 
   it('changes nothing for a wav job', async () => {

@@ -21,9 +21,9 @@ export function hasWav(row: Pick<JobRow, 'format' | 'keep_wav'>): boolean {
   return row.format === 'wav' || row.keep_wav === 1;
 }
 
-/** The formats a job's audio can be sent in: any while its WAV is there to encode from, else its own. */
+/** The formats a job's audio can be sent in: any while it keeps plain samples to encode from (its WAV, or pcm), else its own. */
 export function formatsOf(row: Pick<JobRow, 'format' | 'keep_wav'>): OutputFormat[] {
-  return hasWav(row) ? [...OUTPUT_FORMATS] : [row.format];
+  return hasWav(row) || row.format === 'pcm' ? [...OUTPUT_FORMATS] : [row.format];
 }
 
 /** A job as the API shows it. */

@@ -1,5 +1,7 @@
 import {
   ApiError,
+  outputChoice,
+  type FormatQuery,
   JOB_PAGE,
   type Job,
   type JobEvent,
@@ -15,7 +17,12 @@ import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
+import { sampleSource, transcode } from '../jobs/transcode';
 import { hasWav, isExpired, toJobView } from '../jobs/view';
+
+/** A finished job's audio as it is sent: a stored file (Range requests work), or encoded as it goes. */
+export type JobAudio =
+  { kind: 'file'; file: string; format: OutputFormat } | { kind: 'encoded'; format: OutputFormat; body: AsyncIterable<Uint8Array> };
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -86,10 +93,32 @@ export class JobService {
     return toJobView(await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob()));
   }
 
-  /** A finished job's audio file in its format, or the reason there is none. */
-  async audioFile(id: string): Promise<{ file: string; format: OutputFormat }> {
+  /**
+   * A finished job's audio in the format asked (default: its own): its stored file (its own
+   * format, or its WAV kept beside it), else encoded afresh from its samples as it is sent; or why
+   * it cannot be (409 format_unavailable: the job keeps only compressed audio).
+   */
+  async audio(id: string, request: FormatQuery = {}): Promise<JobAudio> {
     const row = await this.playableRow(id);
-    return { file: this.runner.files.audioFile(id, row.format), format: row.format };
+    const output = outputChoice({ format: request.format ?? row.format, bitrate_kbps: request.bitrate_kbps });
+    const { files } = this.runner;
+    const asStored = output.format === row.format && (request.bitrate_kbps ?? row.bitrate_kbps) === row.bitrate_kbps;
+    if (asStored) return { kind: 'file', file: files.audioFile(id, row.format), format: row.format };
+    if (output.format === 'wav' && hasWav(row)) return { kind: 'file', file: files.audioFile(id, 'wav'), format: 'wav' };
+    const source = sampleSource(files, row);
+    if (!source) {
+      const bitrate = row.bitrate_kbps === null ? '' : ` at ${row.bitrate_kbps} kbps`;
+      throw new ApiError(
+        'format_unavailable',
+        `Job ${id} keeps its audio only as ${row.format}${bitrate} (it was queued without keep_wav): ask for format=${row.format} without bitrate_kbps, or queue it with keep_wav: true to have it in any format.`,
+      );
+    }
+    try {
+      return { kind: 'encoded', format: output.format, body: await transcode(source, output) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.audioMissing(id, 'wav');
+      throw error;
+    }
   }
 
   /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
@@ -107,12 +136,19 @@ export class JobService {
   }
 
   /**
-   * Records that a done job's WAV is gone and returns the answer for it (410 audio_missing); audio
-   * past its retention was deleted by Orator (410 audio_expired).
+   * Records that a done job's audio is gone and returns the answer for it (410 audio_missing); audio
+   * past its retention was deleted by Orator (410 audio_expired). A missing WAV kept beside a job's
+   * own audio is answered alike but not recorded: the job's own file may still be there.
    */
-  audioMissing(id: string): ApiError {
+  audioMissing(id: string, format?: OutputFormat): ApiError {
     const row = this.store.get(id);
     if (row && isExpired(row)) return expired(row);
+    if (row && format !== undefined && format !== row.format) {
+      return new ApiError(
+        'audio_missing',
+        `The WAV kept beside job ${id}'s ${row.format} audio was removed outside Orator; ask for format=${row.format}.`,
+      );
+    }
     const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
     this.store.markAudioMissing(id, message);
     return new ApiError('audio_missing', message);

@@ -1,7 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { AUDIO_MEDIA, ErrorBody, Job, JobAccepted, jobAudioFileName, JobList, JobListQuery, JobParams, JobPeaks } from '../../contract';
+import { Readable } from 'node:stream';
+import {
+  AUDIO_MEDIA,
+  ErrorBody,
+  FormatQuery,
+  Job,
+  JobAccepted,
+  jobAudioFileName,
+  JobList,
+  JobListQuery,
+  JobParams,
+  JobPeaks,
+} from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { streamJobEvents, type JobEventStream } from '../sse';
@@ -69,11 +81,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.get('/jobs/:id/audio', {
     schema: {
       tags: ['jobs'],
-      summary: 'The finished audio (supports Range requests)',
+      summary: 'The finished audio: its stored file (Range requests work) or, with ?format=, encoded as it is sent',
       params: JobParams,
+      querystring: FormatQuery,
       response: {
-        200: audioResponse('The whole WAV file'),
-        206: audioResponse('The requested byte range'),
+        200: audioResponse('The whole file, in the format asked'),
+        206: audioResponse('The requested byte range of a stored file'),
+        400: ErrorBody,
         404: ErrorBody,
         409: ErrorBody,
         410: ErrorBody,
@@ -81,21 +95,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
     },
     handler: async (request, reply) => {
       const { id } = request.params;
-      const { file, format } = await jobs.audioFile(id);
-      request.onMissingFile = () => jobs.audioMissing(id);
-      return (
-        reply
-          .type(AUDIO_MEDIA[format].contentType)
-          .header('content-disposition', `attachment; filename="${jobAudioFileName(id, format)}"`)
-          // the format's own type, not one guessed from the extension (.pcm, .flac)
-          .sendFile(path.basename(file), path.dirname(file), {
-            acceptRanges: true,
-            cacheControl: false,
-            contentType: false,
-            etag: true,
-            lastModified: true,
-          })
-      );
+      const audio = await jobs.audio(id, request.query);
+      reply
+        .type(AUDIO_MEDIA[audio.format].contentType)
+        .header('content-disposition', `attachment; filename="${jobAudioFileName(id, audio.format)}"`);
+      // encoded as it goes: its length and bytes are not known ahead, so no ranges
+      if (audio.kind === 'encoded') return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+      request.onMissingFile = () => jobs.audioMissing(id, audio.format);
+      // the format's own type, not one guessed from the extension (.pcm, .flac)
+      return reply.sendFile(path.basename(audio.file), path.dirname(audio.file), {
+        acceptRanges: true,
+        cacheControl: false,
+        contentType: false,
+        etag: true,
+        lastModified: true,
+      });
     },
   });
 
