@@ -1,4 +1,5 @@
 import { open, rename, type FileHandle } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import { createEncoder, type StreamingEncoder } from '../audio/encode/encoder';
 import { PeakAccumulator } from '../audio/peaks';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
@@ -105,8 +106,19 @@ export class JobAudioWriter {
     });
   }
 
-  /** Appends samples at the voice's rate (a chunk's audio, or the silence after it). */
+  /**
+   * Appends samples at the voice's rate (a chunk's audio, or the silence after it), a second at a
+   * time with a turn of the event loop between: MP3 and Opus encode in this thread, and half a
+   * minute of a chunk at Opus's 39× realtime (a busy machine) would hold every request for 0.8 s.
+   */
   async append(samples: Int16Array): Promise<void> {
+    for (let start = 0; start < samples.length; start += this.sampleRate) {
+      if (start > 0) await setImmediate();
+      await this.appendPiece(samples.subarray(start, start + this.sampleRate));
+    }
+  }
+
+  private async appendPiece(samples: Int16Array): Promise<void> {
     const { wav, encoded } = this.files;
     const compressed = encoded ? await encoded.encoder.push(samples) : new Uint8Array(0);
     const raw = wav ? pcmBytes(samples) : new Uint8Array(0);
