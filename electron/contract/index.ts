@@ -14,4 +14,5 @@ export * from './security-headers';
 export * from './text';
 export * from './names';
 export * from './formats';
+export * from './openai';
 export * from './internal';

@@ -44,6 +44,11 @@ export const Settings = Type.Object(
       description: 'Executable of a system engine by engine id, where it is not on PATH, e.g. {"piper": "/opt/piper/piper"}',
     }),
     close_to_tray: Type.Boolean({ description: 'Desktop app: closing the window keeps the gateway running in the tray' }),
+    openai_voices: Type.Record(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }), Type.String({ minLength: 1, maxLength: 256 }), {
+      maxProperties: 256,
+      description:
+        'Voice names of the OpenAI-compatible endpoint (/v1) and the Orator voice each speaks with, e.g. {"alloy": "piper:en_US-lessac-medium"}; names missing here keep their default',
+    }),
   },
   { additionalProperties: false },
 );

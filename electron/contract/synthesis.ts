@@ -25,8 +25,10 @@ const option = (name: OptionName, what: string) =>
   );
 
 /** Text must hold at least one character that is neither whitespace nor a control character. */
+export const NON_BLANK_PATTERN = '[^\\s\\u0000-\\u001f\\u007f-\\u009f]';
+
 const NonBlank = Type.String({
-  pattern: '[^\\s\\u0000-\\u001f\\u007f-\\u009f]',
+  pattern: NON_BLANK_PATTERN,
   description: 'Text to speak (Unicode code points are counted); control characters are read as spaces',
 });
 

@@ -8,10 +8,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import { apiRoutes, readsBody, routePath, type ApiRoute } from '../testing/api-routes';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
-import { outcomeOf } from '../testing/judge-answer';
+import { isError, outcomeOf } from '../testing/judge-answer';
 import { send, type RawRequest } from '../testing/raw-http';
 
 /** A security scheme of the document: the TTS key or the admin token. */
@@ -71,9 +71,13 @@ interface Row {
   opens: Scheme[];
 }
 
-/** Public: what the document marks `security: []`, a whoami route, and everything outside the API root. */
+/** Orator's API and the OpenAI-compatible dialect: the key guards both. */
+const API_ROOTS = [TTS_ROOT, OPENAI_ROOT];
+
+/** Public: what the document marks `security: []`, a whoami route, and everything outside the API roots. */
 function opensOf(route: ApiRoute): Scheme[] {
-  return route.public || route.template.endsWith('/whoami') || !route.template.startsWith(TTS_ROOT) ? [] : (route.schemes as Scheme[]);
+  const inApi = API_ROOTS.some((root) => route.template.startsWith(`${root}/`));
+  return route.public || route.template.endsWith('/whoami') || !inApi ? [] : (route.schemes as Scheme[]);
 }
 
 /** What a credential should get on a route: through, 403 admin_required (the TTS key on a settings change), or 401. */
@@ -90,7 +94,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({ staticDir });
   const routes = await apiRoutes(gateway.url);
   const api = routes.flatMap((route) => {
-    const row = { path: routePath(route, { engines: 'espeak-ng' }), opens: opensOf(route) };
+    const row = { path: routePath(route, { engines: 'espeak-ng', models: 'espeak-ng' }), opens: opensOf(route) };
     return route.method === 'GET'
       ? [
           { ...row, method: 'GET' },
@@ -113,6 +117,7 @@ function request(row: Row, headers: Record<string, string>, query?: string): Raw
 describe('auth matrix', () => {
   it('answers 401 with WWW-Authenticate to every wrong way of presenting a credential, 403 to the key on settings changes', async () => {
     expect(rows.filter((r) => r.opens.includes('bearer')).length).toBeGreaterThan(20);
+    expect(rows.filter((r) => r.path.startsWith(`${OPENAI_ROOT}/`) && r.opens.includes('bearer')).length).toBe(5);
     expect(rows.filter((r) => r.opens.length === 1 && r.opens[0] === 'admin').length).toBe(2);
     expect(rows.filter((r) => r.opens.length === 0).length).toBeGreaterThanOrEqual(8);
     const failures: string[] = [];
@@ -131,10 +136,10 @@ describe('auth matrix', () => {
           if (outcome.status === 401 || outcome.status === 403) failures.push(`${where}: refused (${outcome.status} ${outcome.code})`);
           if (row.opens.length === 0 && outcome.status !== 200) failures.push(`${where}: public route answered ${outcome.status}`);
         } else if (want === 'admin_required') {
-          if (outcome.status !== 403 || (row.method !== 'HEAD' && outcome.code !== 'admin_required')) {
+          if (outcome.status !== 403 || (row.method !== 'HEAD' && !isError(outcome, 'admin_required'))) {
             failures.push(`${where}: got ${outcome.status} ${outcome.code ?? ''}, expected 403 admin_required`);
           }
-        } else if (outcome.status !== 401 || (row.method !== 'HEAD' && outcome.code !== 'unauthorized')) {
+        } else if (outcome.status !== 401 || (row.method !== 'HEAD' && !isError(outcome, 'unauthorized'))) {
           failures.push(`${where}: got ${outcome.status} ${outcome.code ?? ''}, expected 401 unauthorized`);
         } else if (!/^Bearer realm="orator"$/.test(String(reply.headers['www-authenticate']))) {
           failures.push(`${where}: WWW-Authenticate is ${reply.headers['www-authenticate']}`);
@@ -151,7 +156,7 @@ describe('auth matrix', () => {
       for (const row of rows) {
         const reply = await send(gateway.port, request(row, { host, authorization: `Bearer ${gateway.apiKey}` }));
         const outcome = outcomeOf(reply, row.method);
-        if (outcome.problem || outcome.status !== 403 || (row.method !== 'HEAD' && outcome.code !== 'forbidden_host')) {
+        if (outcome.problem || outcome.status !== 403 || (row.method !== 'HEAD' && !isError(outcome, 'forbidden_host'))) {
           failures.push(`${host} | ${row.method} ${row.path}: got ${outcome.status} ${outcome.code ?? outcome.problem ?? ''}`);
         }
       }

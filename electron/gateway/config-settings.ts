@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { DEFAULT_OPENAI_VOICES } from '../contract/openai';
 import type { SettingName, Settings } from '../contract/settings';
 import type { SavedSettings } from '../settings/store';
 import { configFromArgs, type GatewayConfig } from './config';
@@ -16,8 +17,8 @@ const CONFIG_FIELDS = {
 } as const satisfies Partial<Record<SettingName, keyof GatewayConfig>>;
 type ConfigSetting = keyof typeof CONFIG_FIELDS;
 
-/** Defaults of the settings that GatewayConfig does not hold (the desktop shell reads them itself). */
-const OTHER_DEFAULTS = { close_to_tray: true } satisfies Omit<Settings, ConfigSetting>;
+/** Defaults of the settings that GatewayConfig does not hold (the desktop shell and the /v1 routes read them themselves). */
+const OTHER_DEFAULTS = { close_to_tray: true, openai_voices: { ...DEFAULT_OPENAI_VOICES } } satisfies Omit<Settings, ConfigSetting>;
 
 const configEntries = Object.entries(CONFIG_FIELDS) as [ConfigSetting, (typeof CONFIG_FIELDS)[ConfigSetting]][];
 

@@ -114,6 +114,7 @@ describe('configFromArgs', () => {
       models_dir: '',
       engine_executables: {},
       close_to_tray: true,
+      openai_voices: {},
     };
     expect(Value.Check(Settings, settings)).toBe(true);
     for (const [name, value] of [

@@ -6,11 +6,13 @@
  * threw, and answered 502); text of whitespace and control characters only is 400 invalid_request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobPath, TTS_ROOT } from '../contract';
+import { jobPath, OPENAI_SPEECH_PATH, TTS_ROOT } from '../contract';
 import { apiRoutes, type ApiRoute } from '../testing/api-routes';
 import { expectSpeech } from '../testing/audio';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 import { outcomeOf } from '../testing/judge-answer';
+import { parseWav, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { MAX_SPEECH_STREAMS } from './routes/openai';
 
 interface HostileText {
   name: string;
@@ -61,12 +63,19 @@ async function problemOf(route: string, body: object, words?: true): Promise<str
   if (outcome.status !== 200) return `${outcome.status} ${outcome.code}`;
   if (words) {
     try {
-      expectSpeech(answer.body);
+      expectSpeech(sealed(answer.body));
     } catch {
       return 'silent, though the text has words';
     }
   }
   return null;
+}
+
+/** A streamed WAV (lengths 0xFFFFFFFF, "to the end") with its real lengths, as a file gets them. */
+function sealed(wav: Buffer): Buffer {
+  if (wav.length < WAV_HEADER_BYTES || wav.readUInt32LE(4) !== 0xffffffff) return wav;
+  const { sampleRate } = parseWav(wav);
+  return Buffer.concat([wavHeader(sampleRate, wav.length - WAV_HEADER_BYTES), wav.subarray(WAV_HEADER_BYTES)]);
 }
 
 describe('hostile text', () => {
@@ -95,6 +104,29 @@ describe('hostile text', () => {
       )
     ).flat();
     expect(failures).toEqual([]);
+  });
+
+  it('streams a well-formed WAV for the same texts on the OpenAI route, each engine as the model', async () => {
+    const failures: string[] = [];
+    // fewer engines at once than the key's speech answers in flight (a 9th would be 429)
+    const queue = [...engines];
+    await Promise.all(
+      Array.from({ length: MAX_SPEECH_STREAMS / 2 }, async () => {
+        for (let engine = queue.shift(); engine !== undefined; engine = queue.shift()) {
+          for (const { name, text, words } of [...ON_EVERY_ENGINE, ...ON_THE_DEFAULT_ENGINE]) {
+            const body = { model: engine, voice: 'alloy', input: text, response_format: 'wav' };
+            const problem = await problemOf(OPENAI_SPEECH_PATH, body, words);
+            if (problem) failures.push(`${OPENAI_SPEECH_PATH} ${engine} | ${name}: ${problem}`);
+          }
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    for (const input of CONTROL_ONLY) {
+      const response = await gateway.post(OPENAI_SPEECH_PATH, { model: 'tts-1', voice: 'alloy', input });
+      expect([JSON.stringify(input), response.status]).toEqual([JSON.stringify(input), 400]);
+      expect(await response.json()).toMatchObject({ error: { code: 'invalid_request', param: 'input' } });
+    }
   });
 
   it('refuses text of whitespace and control characters only with 400 invalid_request', async () => {

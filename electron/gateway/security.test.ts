@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS_PATH } from '../contract';
+import { OPENAI_ROOT, SETTINGS_PATH, TTS_ROOT } from '../contract';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;
@@ -47,15 +47,13 @@ describe('API key', () => {
       .map(([method, route]) => [method, route] as const);
     expect(routes.length).toBeGreaterThan(15);
     const id = '00000000-0000-4000-8000-000000000000';
-    const spellings = (path: string) => [
-      path,
-      path.replace('/api/', '/%61pi/'),
-      path.replace('/tts/', '/%74ts/'),
-      path.replace('/api/v1/', '/api//v1/'),
-    ];
+    const spellings = (path: string) =>
+      path.startsWith(`${OPENAI_ROOT}/`)
+        ? [path, path.replace('/v1/', '/%76%31/'), path.replace('/v1/', '//v1/'), path.replace('/v1/', '/v1//')]
+        : [path, path.replace('/api/', '/%61pi/'), path.replace('/tts/', '/%74ts/'), path.replace('/api/v1/', '/api//v1/')];
     for (const [method, route] of routes) {
-      expect(route.startsWith('/api/v1/tts')).toBe(true);
-      const path = route.replace('{id}', route.startsWith('/api/v1/tts/engines') ? 'espeak-ng' : id);
+      expect([TTS_ROOT, OPENAI_ROOT].some((root) => route.startsWith(`${root}/`))).toBe(true);
+      const path = route.replace('{id}', route.startsWith('/api/v1/tts/engines') ? 'espeak-ng' : id).replace('{model}', 'espeak-ng');
       for (const spelled of spellings(path)) {
         for (const authorization of [undefined, 'Bearer wrong', `Basic ${gateway.apiKey}`, `Bearer ${gateway.apiKey}x`]) {
           const response = await fetch(gateway.url + spelled, {
@@ -65,14 +63,16 @@ describe('API key', () => {
           });
           expect([method, spelled, authorization, response.status]).toEqual([method, spelled, authorization, 401]);
           expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-          expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+          // the OpenAI dialect names it as OpenAI does; "//v1/…" is outside /v1, so Orator's shape
+          const code = route.startsWith(OPENAI_ROOT) && !spelled.startsWith('//') ? 'invalid_api_key' : 'unauthorized';
+          expect([spelled, await response.json()]).toMatchObject([spelled, { error: { code } }]);
         }
       }
     }
   });
 
   it('asks for the key on unknown API paths too', async () => {
-    for (const path of ['/api/v1/tts/nothing', '/%61pi/v1/tts/nothing', '/api/v1/tts']) {
+    for (const path of ['/api/v1/tts/nothing', '/%61pi/v1/tts/nothing', '/api/v1/tts', '/v1/nothing', '/%76%31/nothing']) {
       expect((await fetch(gateway.url + path)).status).toBe(401);
     }
   });

@@ -4,21 +4,24 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { INTERNAL_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { JobService } from '../services/jobs';
+import type { OpenAISpeechService } from '../services/openai-speech';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
-import { answerClientError, answerFrameworkError, registerErrorHandling } from './plugins/errors';
+import { answerClientError, registerErrorHandling } from './plugins/errors';
+import { answerFrameworkErrorInDialect } from './plugins/openai-errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
+import { openaiRoutes } from './routes/openai';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
@@ -30,6 +33,8 @@ export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
+  /** The OpenAI-compatible dialect under /v1. */
+  openaiSpeech: OpenAISpeechService;
   settings: SettingsService;
   apiKey: () => string;
   /** Opens the settings routes only. */
@@ -72,7 +77,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
     routerOptions: { maxParamLength: maxHeaderSize },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: answerFrameworkErrorInDialect,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -105,6 +110,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     { prefix: TTS_ROOT },
   );
+  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech });
 
   if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 

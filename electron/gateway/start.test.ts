@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestGateway, useTestGateways } from '../testing/gateway';
+import { GATEWAY_URL_FILE } from './url-file';
 
 const gateways = useTestGateways();
 const start = gateways.start;
@@ -41,6 +42,19 @@ describe('starting the gateway', () => {
     expect(db.prepare('SELECT state, chunks_done FROM jobs WHERE id = ?').get(job_id)).toEqual({ state: 'queued', chunks_done: 0 });
     expect((db.prepare('SELECT SUM(attempts) AS n FROM chunks WHERE job_id = ?').get(job_id) as { n: number }).n).toBe(0);
     db.close();
+  });
+
+  it('records its URL in the data folder while it runs (mode 0600), over one a crash left', async () => {
+    const first = await start();
+    const file = path.join(first.dataDir, GATEWAY_URL_FILE);
+    expect(await readFile(file, 'utf8')).toBe(`${first.url}\n`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await gateways.close(first);
+    expect(existsSync(file)).toBe(false);
+    await writeFile(file, 'http://127.0.0.1:1\n', { mode: 0o644 });
+    const second = await start({ dataDir: first.dataDir });
+    expect(await readFile(file, 'utf8')).toBe(`${second.url}\n`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('bound to every interface, gives a loopback URL that works', async () => {

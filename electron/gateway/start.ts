@@ -10,6 +10,7 @@ import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
+import { OpenAISpeechService } from '../services/openai-speech';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
@@ -25,6 +26,7 @@ import { queueBackend } from './queue-backend';
 import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 import { closeServerGracefully } from './shutdown';
+import { recordGatewayUrl } from './url-file';
 
 export interface Gateway {
   url: string;
@@ -123,6 +125,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         () => jobs.expiryOfNewJob(),
       ),
       jobs,
+      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices),
       settings,
       apiKey: () => apiKey,
       adminToken: () => admin.value,
@@ -143,11 +146,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean);
     hosts = allowedHosts(config.host, port, extraHosts);
+    const url = `http://${urlHost(config.host)}:${port}`;
+    const forgetUrl = await recordGatewayUrl(config.dataDir, url);
+    undo.unshift(forgetUrl);
     runner.start();
     const stopSweeper = startRetentionSweeper(store, runner);
 
     return {
-      url: `http://${urlHost(config.host)}:${port}`,
+      url,
       port,
       get apiKey() {
         return apiKey;
@@ -173,6 +179,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         backend.fleet?.close();
         db.close();
         requestLog.close();
+        await forgetUrl();
         await unlock();
       },
     };

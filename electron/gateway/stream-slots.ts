@@ -12,19 +12,17 @@ export const MAX_STREAMS_PER_KEY = 16;
 export class StreamSlots {
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly perKey = MAX_STREAMS_PER_KEY) {}
+  constructor(
+    private readonly perKey = MAX_STREAMS_PER_KEY,
+    /** The refusal when a key has all its slots; the event streams' by default. */
+    private readonly refusal: (perKey: number) => ApiError = eventStreamsRefusal,
+  ) {}
 
-  /** Takes a slot for `key`, or throws 429 too_many_streams; returns the slot's release (safe to call twice). */
+  /** Takes a slot for `key`, or throws the refusal (429); returns the slot's release (safe to call twice). */
   take(key: string): () => void {
     const id = createHash('sha256').update(key).digest('base64url');
     const count = this.open.get(id) ?? 0;
-    if (count >= this.perKey) {
-      throw new ApiError(
-        'too_many_streams',
-        `This API key has ${this.perKey} event streams open, the most it may; close one (or read GET /api/v1/tts/events, which carries every job's events).`,
-        { retryAfterS: 10 },
-      );
-    }
+    if (count >= this.perKey) throw this.refusal(this.perKey);
     this.open.set(id, count + 1);
     let released = false;
     return () => {
@@ -35,4 +33,12 @@ export class StreamSlots {
       else this.open.delete(id);
     };
   }
+}
+
+function eventStreamsRefusal(perKey: number): ApiError {
+  return new ApiError(
+    'too_many_streams',
+    `This API key has ${perKey} event streams open, the most it may; close one (or read GET /api/v1/tts/events, which carries every job's events).`,
+    { retryAfterS: 10 },
+  );
 }

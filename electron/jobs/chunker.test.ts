@@ -19,6 +19,17 @@ describe('chunkText', () => {
     for (const chunk of chunks.slice(0, -1)) expect(chunk.text).toMatch(/[.!?]$/);
   });
 
+  it('keeps the first chunk to its own bound, then packs to the full one', () => {
+    const text = prose(3000);
+    const chunks = chunkText(text, 'en', 500, 1);
+    const [first] = chunkText(text, 'en', 1000);
+    // one sentence: the segmenter's first
+    expect(chunks[0]!.text).toBe([...new Intl.Segmenter('en', { granularity: 'sentence' }).segment(first!.text)][0]!.segment.trim());
+    expect(codePoints(chunks[1]!.text)).toBeGreaterThan(400);
+    expect(chunks.every((c) => codePoints(c.text) <= 500)).toBe(true);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(words(text));
+  });
+
   it('marks paragraph ends with a longer pause', () => {
     const chunks = chunkText('First paragraph. It has two sentences.\n\nSecond paragraph here.', 'en', 25);
     expect(chunks.map((c) => c.pauseMs)).toEqual([SENTENCE_PAUSE_MS, PARAGRAPH_PAUSE_MS, PARAGRAPH_PAUSE_MS]);

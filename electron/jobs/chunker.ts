@@ -16,13 +16,18 @@ export const SENTENCE_PAUSE_MS = 250;
 export const PARAGRAPH_PAUSE_MS = 700;
 export const DEFAULT_CHUNK_CHARS = 500;
 
-export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS): Chunk[] {
+/**
+ * `firstChunkChars` bounds the first chunk alone: audio played while it is made (a streamed
+ * answer) starts after its first chunk, so that one is kept to a sentence or two.
+ */
+export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS, firstChunkChars = maxChars): Chunk[] {
   const chunks: Chunk[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     const pieces = sentences(paragraph, language).flatMap((s) => splitLong(s, maxChars, language));
     let current = '';
     for (const piece of pieces) {
-      if (current && codePoints(current) + 1 + codePoints(piece) > maxChars) {
+      const bound = chunks.length === 0 ? Math.min(firstChunkChars, maxChars) : maxChars;
+      if (current && codePoints(current) + 1 + codePoints(piece) > bound) {
         chunks.push({ text: current, pauseMs: SENTENCE_PAUSE_MS });
         current = '';
       }

@@ -101,7 +101,7 @@ export class SynthesisService {
  * no engine ever sees them: each becomes a space, keeping lengths and positions.
  */
 const CONTROLS = /(?![\t\n\r])\p{Cc}/gu;
-const withoutControls = (text: string) => text.replace(CONTROLS, ' ');
+export const withoutControls = (text: string) => text.replace(CONTROLS, ' ');
 
 function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }) {
   return {

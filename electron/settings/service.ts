@@ -15,9 +15,16 @@ export interface LiveLimits {
 
 /**
  * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
- * the engine registry are built once at start). close_to_tray is read by the desktop shell itself.
+ * the engine registry are built once at start). close_to_tray is read by the desktop shell itself,
+ * openai_voices by the /v1 endpoint at each request.
  */
-const LIVE: ReadonlySet<SettingName> = new Set(['inline_threshold', 'max_text_length', 'retention_hours', 'close_to_tray']);
+const LIVE: ReadonlySet<SettingName> = new Set([
+  'inline_threshold',
+  'max_text_length',
+  'retention_hours',
+  'close_to_tray',
+  'openai_voices',
+]);
 
 /** Checks a setting that names a program or a folder before it is saved; each throws an ApiError saying why not. */
 export interface PathVetting {

@@ -74,7 +74,9 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
   });
 }
 
-/** A body the route accepts when it speaks text ({"text": "Hi."}), else an empty object. */
+/** A body the route accepts when it speaks text (Orator's {"text"} or OpenAI's {"model","input","voice"}), else an empty object. */
 export function sampleBody(route: ApiRoute): Record<string, unknown> {
-  return route.body?.properties?.text ? { text: 'Hi.' } : {};
+  if (route.body?.properties?.text) return { text: 'Hi.' };
+  if (route.body?.properties?.input) return { model: 'tts-1', input: 'Hi.', voice: 'alloy' };
+  return {};
 }

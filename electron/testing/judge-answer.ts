@@ -1,18 +1,23 @@
 /** Test support: whether an answer to a hostile request is what the API documents. */
 import { parseWav } from '../audio/wav';
-import { ERROR_STATUS } from '../contract';
+import { ERROR_STATUS, openAIDialectOf, type ErrorCode } from '../contract';
 import type { Expected } from './hostile-requests';
 import type { Answer } from './raw-http';
 
 export interface Outcome {
   status: number;
-  /** The error code of a 4xx. */
-  code?: string;
+  /** The error code of a 4xx, as sent: Orator's, or OpenAI's (null: OpenAI sends none) under /v1. */
+  code?: string | null;
+  /** The error came in OpenAI's shape, {"error":{"message","type","param","code"}}. */
+  openai?: boolean;
   /** What is wrong with the answer whatever was asked: a 5xx, an error that is not the documented JSON, a broken WAV. */
   problem?: string;
 }
 
-/** Every answer: no 5xx; errors as {"error":{"code","message"}} with the code's own status; audio a well-formed WAV. */
+/**
+ * Every answer: no 5xx; errors as {"error":{"code","message"}} with the code's own status, or in
+ * OpenAI's shape as the /v1 routes state Orator's errors; audio a well-formed WAV.
+ */
 export function outcomeOf(answer: Answer, method = 'GET'): Outcome {
   const { status } = answer;
   const type = String(answer.headers['content-type'] ?? '');
@@ -20,16 +25,17 @@ export function outcomeOf(answer: Answer, method = 'GET'): Outcome {
   if (status >= 400) {
     if (!type.startsWith('application/json')) return { status, problem: `${status} answered as "${type}"` };
     if (method === 'HEAD') return { status };
+    let error: unknown;
     try {
-      const { error } = JSON.parse(answer.body.toString('utf8')) as { error: { code: string; message: string } };
-      const documented = ERROR_STATUS[error.code as keyof typeof ERROR_STATUS];
-      if (documented !== status)
-        return { status, code: error.code, problem: `${status} with code "${error.code}" (documented: ${documented})` };
-      if (typeof error.message !== 'string' || error.message.length < 5) return { status, code: error.code, problem: 'no message' };
-      return { status, code: error.code };
+      error = (JSON.parse(answer.body.toString('utf8')) as { error?: unknown }).error;
     } catch {
+      error = undefined;
+    }
+    if (typeof error !== 'object' || error === null) {
       return { status, problem: `${status} body is not the error JSON: ${answer.body.toString('utf8').slice(0, 200)}` };
     }
+    const fields = error as Record<string, unknown>;
+    return 'type' in fields ? openAIOutcome(status, fields) : oratorOutcome(status, fields);
   }
   if (type.startsWith('audio/wav') && method !== 'HEAD' && status === 200) {
     try {
@@ -42,6 +48,34 @@ export function outcomeOf(answer: Answer, method = 'GET'): Outcome {
   return { status };
 }
 
+function oratorOutcome(status: number, error: Record<string, unknown>): Outcome {
+  const code = String(error.code);
+  const documented = ERROR_STATUS[code as ErrorCode];
+  if (documented !== status) return { status, code, problem: `${status} with code "${code}" (documented: ${documented})` };
+  if (typeof error.message !== 'string' || error.message.length < 5) return { status, code, problem: 'no message' };
+  return { status, code };
+}
+
+/** OpenAI's shape (the /v1 routes): some Orator error must be stated so, status, type and code. */
+function openAIOutcome(status: number, error: Record<string, unknown>): Outcome {
+  const code = error.code as string | null;
+  const outcome = { status, code, openai: true };
+  const stated = (Object.keys(ERROR_STATUS) as ErrorCode[]).map(openAIDialectOf);
+  if (!stated.some((d) => d.status === status && d.code === code && d.type === error.type)) {
+    return { ...outcome, problem: `${status} with OpenAI type "${String(error.type)}" and code "${code}", which no Orator error gives` };
+  }
+  if (typeof error.message !== 'string' || error.message.length < 5) return { ...outcome, problem: 'no message' };
+  if (!('param' in error)) return { ...outcome, problem: 'no param' };
+  return outcome;
+}
+
+/** Whether the outcome is the Orator error `code`, in whichever shape it came. */
+export function isError(outcome: Outcome, code: ErrorCode): boolean {
+  if (!outcome.openai) return outcome.code === code;
+  const dialect = openAIDialectOf(code);
+  return outcome.status === dialect.status && outcome.code === dialect.code;
+}
+
 const summary = (o: Outcome) => `${o.status}${o.code ? ` ${o.code}` : ''}`;
 
 /** Null when the answer is right, else why not. `clean` is the route's answer to a clean request. */
@@ -49,12 +83,12 @@ export function judge(answer: Answer, expected: Expected, clean: Outcome, method
   const outcome = outcomeOf(answer, method);
   if (outcome.problem) return outcome.problem;
   if ('codes' in expected) {
-    return outcome.code && (expected.codes as string[]).includes(outcome.code)
+    return expected.codes.some((code) => isError(outcome, code))
       ? null
       : `got ${summary(outcome)}, expected ${expected.codes.join(' or ')}`;
   }
-  if (outcome.code && (expected.orCodes as string[] | undefined)?.includes(outcome.code)) return null;
+  if (outcome.status >= 400 && expected.orCodes?.some((code) => isError(outcome, code))) return null;
   if ('success' in expected) return outcome.status < 300 ? null : `got ${summary(outcome)}, expected a success`;
-  const same = clean.status < 400 ? outcome.status < 400 : outcome.code === clean.code;
+  const same = clean.status < 400 ? outcome.status < 400 : outcome.status === clean.status && outcome.code === clean.code;
   return same ? null : `got ${summary(outcome)}, expected what a clean request gets (${summary(clean)})`;
 }

@@ -1,8 +1,10 @@
 /**
- * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker threads, and the
- * desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads only so).
+ * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
+ * threads, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
+ * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
+import { chmod } from 'node:fs/promises';
 
 const common: BuildOptions = {
   bundle: true,
@@ -28,6 +30,18 @@ await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: { cli: 'electron/cli/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    // the encoders load only when the command transcodes
+    splitting: true,
+    chunkNames: 'cli-chunks/[name]-[hash]',
+    packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({
+    ...common,
     entryPoints: { preload: 'electron/preload.cts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
@@ -36,3 +50,5 @@ await Promise.all([
     external: ['electron'],
   }),
 ]);
+// run directly too (./dist/cli.mjs); npm links it as the `orator` bin
+await chmod('dist/cli.mjs', 0o755);

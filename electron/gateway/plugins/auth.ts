@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, TTS_ROOT } from '../../contract';
+import { ApiError, OPENAI_ROOT, TTS_ROOT } from '../../contract';
 import { keysMatch } from '../api-key';
 
 /**
@@ -10,8 +10,11 @@ import { keysMatch } from '../api-key';
 function isApiRequest(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   const path = route && !route.endsWith('*') ? route : decodedPath(request.url);
-  return path === TTS_ROOT || path.startsWith(`${TTS_ROOT}/`);
+  return API_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
 }
+
+/** Orator's API and the OpenAI-compatible dialect: the same key guards both. */
+const API_ROOTS = [TTS_ROOT, OPENAI_ROOT];
 
 function decodedPath(url: string): string {
   const path = url.split('?')[0]!;

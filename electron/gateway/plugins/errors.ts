@@ -81,7 +81,8 @@ function send(reply: FastifyReply, error: ApiError) {
   reply.code(error.status).type('application/json').send(error.toBody());
 }
 
-function toApiError(error: FastifyError, bodyLimit: number): ApiError {
+/** A Fastify or Node error as the API error it stands for (unknown errors: internal_error). */
+export function toApiError(error: FastifyError, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return new ApiError('invalid_request', describeValidation(error));
   switch (error.code) {

@@ -61,6 +61,27 @@ it('saves settings: live ones apply at once, the rest are marked for a restart',
   expect(synth.status).toBe(202);
 });
 
+it('maps an OpenAI voice name to a local voice, which /v1 speaks with at once', async () => {
+  const save = await renderPanel();
+  expect(screen.getByText('espeak-ng:en-us')).toBeTruthy(); // alloy's default is listed
+  fireEvent.change(field(/^OpenAI voice name/), { target: { value: 'narrator' } });
+  fireEvent.change(field(/^Orator voice/), { target: { value: 'flite:rms' } });
+  fireEvent.click(
+    field(/^OpenAI voice name/)
+      .closest('.settings-row')!
+      .querySelector('button')!,
+  ); // its own Add
+  fireEvent.click(save);
+  expect((await screen.findByRole('status')).textContent).toMatch(/^Saved/);
+  expect(readSavedSettings(dataDir).openai_voices).toMatchObject({ narrator: 'flite:rms', alloy: 'espeak-ng:en-us' });
+  const speech = await fetch(`${gateway.url}/v1/audio/speech`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'tts-1', voice: 'narrator', input: 'Hello.', response_format: 'wav' }),
+  });
+  expect([speech.status, speech.headers.get('x-orator-voice')]).toEqual([200, 'flite:rms']);
+});
+
 it('is read-only with the API key alone: nothing to save, no key to regenerate, the bind address never editable', async () => {
   useApp.setState({ client: new OratorClient({ baseUrl: '', apiKey: gateway.apiKey }) });
   render(<SettingsPanel />);

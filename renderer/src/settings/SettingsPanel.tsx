@@ -5,7 +5,7 @@ import { useApp } from '../store';
 import { AdminTokenField } from './AdminTokenField';
 import { ApiKeyField } from './ApiKeyField';
 import { desktopBridge } from './desktop-bridge';
-import { EngineExecutables } from './EngineExecutables';
+import { NameMap } from './NameMap';
 import { settingsWriter } from './settings-writer';
 import './settings.css';
 
@@ -121,10 +121,28 @@ export function SettingsPanel() {
             />
             <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
           </label>
-          <EngineExecutables
+          <NameMap
+            title="Engine executables"
             value={draft.engine_executables}
             onChange={(value) => set('engine_executables', value)}
             pending={pending('engine_executables')}
+            name={{ label: 'Engine id', placeholder: 'engine id, e.g. piper', valid: /^[a-z0-9-]+$/, normalize: (n) => n.toLowerCase() }}
+            target={{ label: 'Executable path', placeholder: '/path/to/executable' }}
+            removeLabel={(name) => `Remove the executable of ${name}`}
+          />
+        </fieldset>
+
+        <fieldset disabled={!writer}>
+          <legend>OpenAI-compatible endpoint (/v1)</legend>
+          <NameMap
+            title="Voices"
+            hint="The voice each name speaks with at /v1/audio/speech; names not listed keep their default. Applies at once."
+            value={draft.openai_voices}
+            onChange={(value) => set('openai_voices', value)}
+            pending={pending('openai_voices')}
+            name={{ label: 'OpenAI voice name', placeholder: 'name, e.g. alloy', valid: /^[A-Za-z0-9._-]{1,64}$/ }}
+            target={{ label: 'Orator voice', placeholder: 'voice id, e.g. piper:en_US-lessac-medium' }}
+            removeLabel={(name) => `Remove the voice of ${name}`}
           />
         </fieldset>
 

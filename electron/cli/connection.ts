@@ -1,0 +1,86 @@
+/**
+ * Finds the running gateway of a data folder: its URL from `gateway-url` (written at each start),
+ * its key from `api-key` (or the key the gateway was given instead), and checks that whoever
+ * answers at the URL holds that key before sending it (whoami's nonce proof, docs/api.md).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { WHOAMI_PATH } from '../contract';
+import { OratorClient } from '../../renderer/src/api/client';
+import { apiKeyOverride } from '../gateway/api-key';
+import { keyProof } from '../gateway/identity';
+import { GATEWAY_URL_FILE, readGatewayUrl } from '../gateway/url-file';
+import { API_KEY_FILE } from '../storage/credentials';
+import { defaultDataDir } from '../storage/data-dir';
+import { CommandFailure } from './failures';
+
+export interface ConnectionOptions {
+  dataDir?: string | undefined;
+  url?: string | undefined;
+  apiKeyFile?: string | undefined;
+}
+
+export interface Gateway {
+  url: string;
+  apiKey: string;
+  client: OratorClient;
+  /** fetch() against the gateway with the key. */
+  fetch(route: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Flags win over ORATOR_URL, ORATOR_API_KEY_FILE, ORATOR_API_KEY and ORATOR_DATA_DIR, which win over the data folder's files. */
+export async function connect(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Gateway> {
+  const dataDir = path.resolve(options.dataDir ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env));
+  const url = (options.url ?? env.ORATOR_URL ?? recordedUrl(dataDir)).replace(/\/+$/, '');
+  const { key: apiKey, source } = keyOf(dataDir, options.apiKeyFile, env);
+  await checkProof(url, apiKey, source);
+  const fetchWithKey = (route: string, init: RequestInit = {}) =>
+    fetch(url + route, { ...init, headers: { authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string>) } });
+  return { url, apiKey, client: new OratorClient({ baseUrl: url, apiKey }), fetch: fetchWithKey };
+}
+
+function recordedUrl(dataDir: string): string {
+  const url = readGatewayUrl(dataDir);
+  if (url) return url;
+  const where = existsSync(dataDir) ? `${path.join(dataDir, GATEWAY_URL_FILE)} is missing` : `the data folder ${dataDir} does not exist`;
+  throw new CommandFailure(
+    `No running Orator gateway found: ${where}. Start Orator (the app, or npm run serve), or name its folder with --data-dir or its address with --url.`,
+  );
+}
+
+function keyOf(dataDir: string, apiKeyFile: string | undefined, env: NodeJS.ProcessEnv): { key: string; source: string } {
+  let override;
+  try {
+    override = apiKeyOverride({ file: apiKeyFile }, env);
+  } catch (error) {
+    throw new CommandFailure((error as Error).message);
+  }
+  if (override.apiKey !== undefined) return { key: override.apiKey, source: override.apiKeySource! };
+  const file = path.join(dataDir, API_KEY_FILE);
+  try {
+    return { key: readFileSync(file, 'utf8').trim(), source: file };
+  } catch (error) {
+    throw new CommandFailure(
+      `Cannot read the API key from ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+    );
+  }
+}
+
+/** The key goes only to a server that proves it holds it: a program squatting the port learns nothing. */
+async function checkProof(url: string, apiKey: string, source: string): Promise<void> {
+  const nonce = randomBytes(24).toString('base64url');
+  let proof: unknown;
+  try {
+    const response = await fetch(`${url}${WHOAMI_PATH}?nonce=${nonce}`);
+    proof = ((await response.json()) as { proof?: unknown }).proof;
+  } catch {
+    throw new CommandFailure(`Cannot reach the Orator gateway at ${url}. Is Orator running?`);
+  }
+  const expected = Buffer.from(keyProof(apiKey, nonce));
+  if (typeof proof !== 'string' || proof.length !== expected.length || !timingSafeEqual(Buffer.from(proof), expected)) {
+    throw new CommandFailure(
+      `The server at ${url} does not hold the API key from ${source}: it is another data folder's gateway, or one started with another key (then give the same with --api-key-file or ORATOR_API_KEY_FILE).`,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, OPENAI_ROOT, openAIDialectOf, type OpenAIErrorBody } from '../../contract';
+import { answerFrameworkError, toApiError } from './errors';
+
+export interface OpenAIError {
+  status: number;
+  body: OpenAIErrorBody;
+}
+
+export function toOpenAIError(error: ApiError, param: string | null = null): OpenAIError {
+  const dialect = openAIDialectOf(error.code);
+  return {
+    status: dialect.status,
+    body: { error: { message: error.message, type: dialect.type, param: dialect.param ?? param, code: dialect.code } },
+  };
+}
+
+/**
+ * Errors of the /v1 routes in OpenAI's shape, for this plugin's routes only (the key check and
+ * the Host check, hooks of the whole server, end here too for /v1 requests). A request for no
+ * /v1 route answers 404 "Invalid URL", as OpenAI does, whatever its method.
+ */
+export function registerOpenAIErrors(app: FastifyInstance, bodyLimit: number): void {
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    sendOpenAIError(reply, new ApiError('not_found', `Invalid URL (${request.method} ${path})`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const { message, param } = describeValidation(error);
+      return sendOpenAIError(reply, new ApiError('invalid_request', message), param);
+    }
+    const apiError = toApiError(error, bodyLimit);
+    if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
+    sendOpenAIError(reply, apiError);
+  });
+}
+
+/**
+ * Errors Fastify meets before routing (a URL with broken percent-encoding): in OpenAI's shape
+ * under /v1, in Orator's elsewhere. (Requests Node's parser refuses never show their path: they
+ * get Orator's shape wherever they were going, see answerClientError.)
+ */
+export function answerFrameworkErrorInDialect(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const path = request.url.split('?')[0]!;
+  if (path === OPENAI_ROOT || path.startsWith(`${OPENAI_ROOT}/`)) sendOpenAIError(reply, toApiError(error, 0));
+  else answerFrameworkError(error, request, reply);
+}
+
+export function sendOpenAIError(reply: FastifyReply, error: ApiError, param: string | null = null) {
+  const { status, body } = toOpenAIError(error, param);
+  if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
+  if (status === 401) reply.header('www-authenticate', 'Bearer realm="orator"');
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** OpenAI's wording for a schema violation, naming the parameter at fault. */
+function describeValidation(error: FastifyError): { message: string; param: string | null } {
+  const first = error.validation![0]!;
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required') {
+    const param = String(params.missingProperty);
+    return { message: `Missing required parameter: '${param}'.`, param };
+  }
+  if (first.keyword === 'additionalProperties') {
+    const param = String(params.additionalProperty);
+    return { message: `Unrecognized request argument supplied: ${param}`, param };
+  }
+  const param = first.instancePath.split('/')[1] ?? null;
+  if (param === null) return { message: `The body ${first.message ?? 'is invalid'}; send a JSON object.`, param };
+  const allowed = error
+    .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+    .map((e) => `'${String((e.params as { allowedValue: unknown }).allowedValue)}'`);
+  if (allowed.length > 1) return { message: `Invalid value for '${param}'. Supported values are: ${allowed.join(', ')}.`, param };
+  if (param === 'input') {
+    return { message: `'input' must be a string with at least one character that is not whitespace or a control character.`, param };
+  }
+  if (param === 'voice') return { message: `'voice' must be a voice name, or an object {"id": "<voice>"}.`, param };
+  return { message: `Invalid value for '${param}': ${first.message ?? 'invalid'}.`, param };
+}

@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import {
+  ApiError,
+  AUDIO_HEADERS,
+  OPENAI_MAX_INPUT,
+  OPENAI_MODELS_PATH,
+  OPENAI_ROOT,
+  OPENAI_SPEECH_PATH,
+  OpenAIErrorBody,
+  OpenAIModel,
+  OpenAIModelList,
+  OpenAISpeechBody,
+} from '../../contract';
+import { FORMATS } from '../../audio/encode/formats';
+import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
+import type { SpeechStream } from '../../services/speech-stream';
+import { presentedKey } from '../plugins/auth';
+import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
+import { StreamSlots } from '../stream-slots';
+
+/** Speech answers one key may have in flight: each holds an encoder (AAC and FLAC a thread). */
+export const MAX_SPEECH_STREAMS = 8;
+/** Room for the longest input and instructions, every character \uXXXX-escaped. */
+export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
+
+/** Each format's own content type, or the events of `stream_format: "sse"`. */
+const SPEECH_RESPONSE = {
+  description: 'The audio in `response_format`, streamed as it is synthesized, or Server-Sent Events',
+  content: Object.fromEntries(
+    [...Object.values(FORMAT_OF).map((format) => FORMATS[format].contentType), 'text/event-stream'].map((type) => [
+      type,
+      { schema: { type: 'string', format: 'binary' } },
+    ]),
+  ),
+};
+
+const errors = { 400: OpenAIErrorBody, 401: OpenAIErrorBody, 404: OpenAIErrorBody, 429: OpenAIErrorBody, 500: OpenAIErrorBody };
+
+/** Groups these routes in the OpenAPI document, apart from Orator's own. */
+const OPENAI_TAG = 'OpenAI-compatible';
+
+/**
+ * The OpenAI-compatible dialect, under /v1: speech and the model list, with OpenAI's errors. The
+ * OpenAPI document lists its routes (tagged), so that their key (the TTS key, the document's
+ * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
+ * says what differs from OpenAI.
+ */
+export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService }> = async (app, { speech }) => {
+  registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
+  const slots = new StreamSlots(
+    MAX_SPEECH_STREAMS,
+    (perKey) =>
+      new ApiError('too_many_streams', `This API key has ${perKey} speech requests in flight, the most it may; retry when one ends.`, {
+        retryAfterS: 1,
+      }),
+  );
+
+  app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
+    schema: {
+      tags: [OPENAI_TAG],
+      summary: 'OpenAI-compatible: the speech models, one per engine',
+      response: { 200: OpenAIModelList, 401: OpenAIErrorBody },
+    },
+    handler: async () => ({ object: 'list' as const, data: speech.models() }),
+  });
+
+  app.get(`${OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length)}/:model`, {
+    schema: {
+      tags: [OPENAI_TAG],
+      summary: 'OpenAI-compatible: one model',
+      params: Type.Object({ model: Type.String() }),
+      response: { 200: OpenAIModel, 401: OpenAIErrorBody, 404: OpenAIErrorBody },
+    },
+    handler: async (request) => speech.model(request.params.model),
+  });
+
+  app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
+    bodyLimit: SPEECH_BODY_LIMIT,
+    schema: {
+      tags: [OPENAI_TAG],
+      summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
+      body: OpenAISpeechBody,
+      response: { 200: SPEECH_RESPONSE, ...errors },
+    },
+    // A POST with no body at all never reaches a content-type parser.
+    preValidation: async (request) => {
+      if (request.body !== undefined) return;
+      if (!request.headers['content-type'])
+        throw new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+      throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
+    },
+    handler: async (request, reply) => {
+      const release = slots.take(presentedKey(request) ?? '');
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        release();
+        if (!reply.raw.writableFinished) gone.abort(new Error('The client closed the connection'));
+      });
+      const stream = await speech.speak(request.body, gone.signal);
+      reply
+        .header(AUDIO_HEADERS.engine, stream.engine)
+        .header(AUDIO_HEADERS.voice, stream.voice)
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no');
+      if (request.body.stream_format === 'sse') {
+        const usage = () => speech.usage(request.body.input, stream.durationS);
+        return reply.type('text/event-stream; charset=utf-8').send(Readable.from(speechEvents(stream, usage, gone.signal)));
+      }
+      return reply.type(stream.contentType).send(Readable.from(logged(stream.audio, gone.signal), { objectMode: false }));
+    },
+  });
+};
+
+/**
+ * OpenAI's speech events: the audio as base64 in `speech.audio.delta`, then `speech.audio.done`
+ * with the usage. A failure after the first event can no longer change the status: it is an
+ * `error` event carrying OpenAI's error object, and the stream ends.
+ */
+async function* speechEvents(stream: SpeechStream, usage: () => object, gone: AbortSignal): AsyncGenerator<string> {
+  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  try {
+    for await (const bytes of logged(stream.audio, gone))
+      yield event('speech.audio.delta', { audio: Buffer.from(bytes).toString('base64') });
+    yield event('speech.audio.done', { usage: usage() });
+  } catch (error) {
+    if (gone.aborted) return;
+    const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');
+    yield event('error', { error: toOpenAIError(apiError).body.error });
+  }
+}
+
+/**
+ * Audio that fails once its answer has started ends the answer early (the status is sent); a
+ * failure that is no engine's nor the client's leaving is a bug, whose stack goes to the log.
+ */
+async function* logged(audio: AsyncIterable<Uint8Array>, gone: AbortSignal): AsyncGenerator<Uint8Array> {
+  try {
+    yield* audio;
+  } catch (error) {
+    if (!gone.aborted && !(error instanceof ApiError)) console.error('Orator: a speech stream failed:', error);
+    throw error;
+  }
+}

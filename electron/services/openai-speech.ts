@@ -1,0 +1,127 @@
+/**
+ * OpenAI's speech request in Orator's terms: its models, voices, speed and formats mapped onto
+ * engines, voices, rate and encoders; the audio streamed as it is made (speech-stream.ts).
+ * Knows nothing of HTTP; the /v1 routes turn its answers and errors into OpenAI's.
+ */
+import {
+  ApiError,
+  codePoints,
+  DEFAULT_OPENAI_VOICES,
+  OPENAI_MAX_INPUT,
+  OPENAI_MODELS,
+  OPTION_RANGES,
+  OUTPUT_TOKENS_PER_SECOND,
+  type OpenAIModel,
+  type OpenAIResponseFormat,
+  type OpenAISpeechBody,
+  type OpenAISpeechUsage,
+} from '../contract';
+import type { AudioFormat } from '../audio/encode/formats';
+import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import { openSpeechStream, type SpeechStream } from './speech-stream';
+import { withoutControls } from './synthesis';
+
+/** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
+export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
+  mp3: 'mp3',
+  opus: 'ogg',
+  aac: 'aac',
+  flac: 'flac',
+  wav: 'wav',
+  pcm: 'pcm',
+};
+
+export class OpenAISpeechService {
+  /** Models carry the gateway's start as their creation time: there is no better date for an engine found at start. */
+  private readonly created = Math.floor(Date.now() / 1000);
+
+  constructor(
+    private readonly registry: EngineRegistry,
+    /** The openai_voices setting, read at every request so that a change applies at once. */
+    private readonly voiceMap: () => Record<string, string>,
+  ) {}
+
+  /** OpenAI's model names, then one model per available engine. */
+  models(): OpenAIModel[] {
+    const engines = this.registry
+      .summaries()
+      .filter((e) => e.available)
+      .map((e) => e.id);
+    return [...OPENAI_MODELS, ...engines].map((id) => ({ id, object: 'model' as const, created: this.created, owned_by: 'orator' }));
+  }
+
+  model(id: string): OpenAIModel {
+    const model = this.models().find((m) => m.id === id);
+    if (!model) throw modelNotFound(id, this.unavailableReason(id));
+    return model;
+  }
+
+  /** Resolves the request and synthesizes its first sentence; the rest streams as `audio` is read. */
+  async speak(body: OpenAISpeechBody, signal: AbortSignal): Promise<SpeechStream> {
+    const length = codePoints(body.input);
+    if (length > OPENAI_MAX_INPUT) {
+      throw new ApiError('text_too_long', `"input" has ${length} characters; the maximum is ${OPENAI_MAX_INPUT}.`);
+    }
+    const engine = this.engineOfModel(body.model);
+    const voice = this.resolveVoice(typeof body.voice === 'string' ? body.voice : body.voice.id, engine);
+    return openSpeechStream({
+      voice,
+      text: withoutControls(body.input),
+      prosody: { rate: rateOfSpeed(body.speed), pitch: 1, volume: 1 },
+      format: FORMAT_OF[body.response_format ?? 'mp3'],
+      signal,
+    });
+  }
+
+  /** What `speech.audio.done` reports: Orator has no tokens (see OUTPUT_TOKENS_PER_SECOND). */
+  usage(input: string, durationS: number): OpenAISpeechUsage {
+    const input_tokens = codePoints(input);
+    const output_tokens = Math.ceil(durationS * OUTPUT_TOKENS_PER_SECOND);
+    return { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens };
+  }
+
+  /** The engine a model names; undefined for OpenAI's model names, which take any voice. */
+  private engineOfModel(model: string): string | undefined {
+    if ((OPENAI_MODELS as readonly string[]).includes(model)) return undefined;
+    if (this.registry.summaries().some((e) => e.id === model && e.available)) return model;
+    throw modelNotFound(model, this.unavailableReason(model));
+  }
+
+  private unavailableReason(model: string): string | undefined {
+    return this.registry.summaries().find((e) => e.id === model && !e.available)?.reason;
+  }
+
+  /**
+   * A name of openai_voices (the setting, then the defaults) gives its voice; anything else is an
+   * Orator voice id, or with an engine's model that engine's own voice name. A mapped voice that
+   * cannot speak here (its engine is missing or unavailable, or it belongs to another engine than
+   * the model's) falls back to the default voice of the model's engine, else of the default engine.
+   */
+  private resolveVoice(name: string, engine: string | undefined): ResolvedVoice {
+    const mapped = lookup(this.voiceMap(), name) ?? lookup(DEFAULT_OPENAI_VOICES, name);
+    if (mapped === undefined) return this.registry.resolve({ voice: name, ...(engine === undefined ? {} : { engine }) });
+    try {
+      const resolved = this.registry.resolve({ voice: mapped });
+      if (engine === undefined || resolved.adapter.id === engine) return resolved;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+    return this.registry.resolve(engine === undefined ? {} : { engine });
+  }
+}
+
+/** Own keys only: "constructor" is no voice. */
+function lookup(map: Readonly<Record<string, string>>, name: string): string | undefined {
+  return Object.hasOwn(map, name) ? map[name] : undefined;
+}
+
+/** OpenAI's speed (0.25 to 4) as an engine rate, clamped to what every engine can honour (0.5 to 2). */
+export function rateOfSpeed(speed: number | undefined): number {
+  const { min, max, default: normal } = OPTION_RANGES.rate;
+  return Math.min(max, Math.max(min, speed ?? normal));
+}
+
+function modelNotFound(model: string, unavailable: string | undefined): ApiError {
+  const why = unavailable ? ` Its engine is unavailable here: ${unavailable}` : ' GET /v1/models lists the models.';
+  return new ApiError('engine_not_found', `The model \`${model}\` does not exist.${why}`);
+}

@@ -1,0 +1,138 @@
+/**
+ * Speech streamed as it is made: text cut into sentences (the job chunker), each synthesized and
+ * pushed through a streaming encoder, so the first bytes leave after the first sentence rather
+ * than after the whole text. Transport-agnostic: the gateway's routes turn it into a chunked
+ * answer or Server-Sent Events.
+ */
+import { ApiError } from '../contract';
+import { createEncoder, EncoderOptionError, type StreamingEncoder } from '../audio/encode/encoder';
+import type { AudioFormat } from '../audio/encode/formats';
+import type { Pcm } from '../audio/pcm';
+import type { Lane } from '../engines/lanes';
+import type { Prosody, ResolvedVoice } from '../engines/registry';
+import { chunkText, DEFAULT_CHUNK_CHARS, type Chunk } from '../jobs/chunker';
+
+/** The first chunk is one sentence (a bound of 1 lets exactly one in); the rest are packed as job chunks. */
+const FIRST_CHUNK_CHARS = 1;
+
+export interface SpeechStreamRequest {
+  voice: ResolvedVoice;
+  text: string;
+  prosody: Prosody;
+  format: AudioFormat;
+  /** Lossy formats; the format's default when absent. */
+  bitrateKbps?: number;
+  /** Aborting stops synthesis and releases the encoder (the client went away). */
+  signal?: AbortSignal;
+  /** Default interactive: a listener is waiting. */
+  lane?: Lane;
+}
+
+export interface SpeechStream {
+  readonly engine: string;
+  readonly voice: string;
+  readonly contentType: string;
+  readonly extension: string;
+  /** Seconds of audio encoded so far; the whole length once `audio` has ended. */
+  readonly durationS: number;
+  /**
+   * The encoded audio, in pieces as sentences are synthesized (one sentence is synthesized ahead).
+   * Iterate it once; breaking off, or an error, stops synthesis and releases the encoder.
+   */
+  readonly audio: AsyncIterable<Uint8Array>;
+  /** Releases everything without iterating (an answer abandoned before it started). Safe to repeat. */
+  close(): Promise<void>;
+}
+
+/**
+ * Synthesizes the first sentence before it resolves, so that a failing engine or voice is an
+ * error the caller can still answer with a status; later failures end `audio` with the error.
+ */
+export async function openSpeechStream(request: SpeechStreamRequest): Promise<SpeechStream> {
+  const { voice, prosody, lane = 'interactive' } = request;
+  const stop = new AbortController();
+  const abort = () => stop.abort(request.signal?.reason);
+  if (request.signal?.aborted) throw request.signal.reason;
+  request.signal?.addEventListener('abort', abort, { once: true });
+
+  const chunks = chunkText(request.text, voice.voice.language, DEFAULT_CHUNK_CHARS, FIRST_CHUNK_CHARS);
+  const synthesize = (chunk: Chunk) => voice.synthesize({ text: chunk.text, ...prosody }, { lane, signal: stop.signal });
+  let encoder: StreamingEncoder | undefined;
+  const close = async () => {
+    request.signal?.removeEventListener('abort', abort);
+    if (!stop.signal.aborted) stop.abort(new Error('The speech stream was closed'));
+    await encoder?.close();
+  };
+
+  let first: Pcm | undefined;
+  try {
+    first = chunks.length > 0 ? await synthesize(chunks[0]!) : undefined;
+    encoder = await openEncoder(request, first?.sampleRate ?? voice.voice.sampleRate);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const encoding = encoder;
+  const inputRate = first?.sampleRate ?? voice.voice.sampleRate;
+  let samples = 0;
+
+  async function* audio(): AsyncGenerator<Uint8Array> {
+    let finished = false;
+    let next: Promise<Pcm> | undefined;
+    try {
+      for (const [i, chunk] of chunks.entries()) {
+        stop.signal.throwIfAborted();
+        const pcm = i === 0 ? first! : await next!;
+        // one sentence ahead: it is synthesized while this one is encoded and sent
+        const ahead = chunks[i + 1];
+        next = ahead && synthesize(ahead);
+        next?.catch(() => undefined); // awaited, and its failure thrown, on the next turn
+        if (pcm.sampleRate !== inputRate) {
+          throw new ApiError('engine_error', `The engine changed its sample rate mid-text (${inputRate} → ${pcm.sampleRate} Hz).`);
+        }
+        yield* nonEmpty(await encoding.push(pcm.samples));
+        samples += pcm.samples.length;
+        if (ahead) {
+          const pause = new Int16Array(Math.round((chunk.pauseMs / 1000) * inputRate));
+          yield* nonEmpty(await encoding.push(pause));
+          samples += pause.length;
+        }
+      }
+      const tail = await encoding.finish();
+      finished = true;
+      yield* nonEmpty(tail);
+    } finally {
+      if (finished) request.signal?.removeEventListener('abort', abort);
+      else await close();
+    }
+  }
+
+  return {
+    engine: voice.adapter.id,
+    voice: voice.voice.id,
+    contentType: encoding.contentType,
+    extension: encoding.extension,
+    get durationS() {
+      return samples / inputRate;
+    },
+    audio: audio(),
+    close,
+  };
+}
+
+function* nonEmpty(bytes: Uint8Array): Generator<Uint8Array> {
+  if (bytes.length > 0) yield bytes;
+}
+
+/** An option no encoder takes (a bitrate out of range) is the caller's mistake: 400. */
+async function openEncoder(request: SpeechStreamRequest, sampleRate: number): Promise<StreamingEncoder> {
+  try {
+    return await createEncoder(request.format, {
+      sampleRate,
+      ...(request.bitrateKbps === undefined ? {} : { bitrateKbps: request.bitrateKbps }),
+    });
+  } catch (error) {
+    if (error instanceof EncoderOptionError) throw new ApiError('invalid_request', error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+
+/** One side of an entry: how its input is labelled and what it holds. */
+interface Side {
+  label: string;
+  placeholder: string;
+}
+
+interface Props {
+  title: string;
+  hint?: string;
+  value: Record<string, string>;
+  onChange(value: Record<string, string>): void;
+  pending: boolean;
+  name: Side & { valid: RegExp; normalize?(name: string): string };
+  target: Side;
+  removeLabel(name: string): string;
+}
+
+/** A setting that maps names to values (engine → program, OpenAI voice → Orator voice): listed, added, removed. */
+export function NameMap({ title, hint, value, onChange, pending, name: nameSide, target, removeLabel }: Props) {
+  const [name, setName] = useState('');
+  const [entry, setEntry] = useState('');
+  const key = nameSide.normalize ? nameSide.normalize(name.trim()) : name.trim();
+
+  const add = () => {
+    onChange({ ...value, [key]: entry.trim() });
+    setName('');
+    setEntry('');
+  };
+  const remove = (gone: string) => onChange(Object.fromEntries(Object.entries(value).filter(([k]) => k !== gone)));
+
+  return (
+    <div className="field">
+      <span>
+        {title} {pending && <span className="badge settings-restart">restart</span>}
+      </span>
+      {Object.entries(value).map(([k, v]) => (
+        <div className="settings-row" key={k}>
+          <span className="mono">{k}</span>
+          <span className="mono settings-path">{v}</span>
+          <button type="button" className="ghost small" onClick={() => remove(k)} aria-label={removeLabel(k)}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <div className="settings-row">
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder={nameSide.placeholder}
+          aria-label={nameSide.label}
+          spellCheck={false}
+        />
+        <input
+          value={entry}
+          onChange={(e) => setEntry(e.target.value)}
+          placeholder={target.placeholder}
+          aria-label={target.label}
+          spellCheck={false}
+        />
+        <button type="button" className="secondary small" disabled={!nameSide.valid.test(key) || !entry.trim()} onClick={add}>
+          Add
+        </button>
+      </div>
+      {hint && <span className="muted small">{hint}</span>}
+    </div>
+  );
+}
