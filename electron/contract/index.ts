@@ -16,3 +16,4 @@ export * from './names';
 export * from './formats';
 export * from './openai';
 export * from './internal';
+export * from './lexicon';

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Capabilities, Voice } from '../contract';
+import type { Capabilities, PhonemeAlphabet, Voice } from '../contract';
 import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
 import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
 import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
@@ -11,6 +11,8 @@ export interface CliEngineSpec {
   id: string;
   name: string;
   capabilities: Capabilities;
+  /** The phoneme alphabet the program reads inline in text, if any. */
+  phonemeAlphabet?: PhonemeAlphabet;
   /** The program, looked up on PATH and in the standard program folders. */
   program: string;
   /** The engine exists only on this platform (macOS `say`, Windows SAPI). */
@@ -58,6 +60,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     name: spec.name,
     kind: 'system',
     capabilities: spec.capabilities,
+    ...(spec.phonemeAlphabet ? { phonemeAlphabet: spec.phonemeAlphabet } : {}),
     async probe(): Promise<Probe> {
       if (spec.platform && spec.platform !== platform) {
         return { available: false, reason: `${spec.name} exists only on ${PLATFORM_NAMES[spec.platform] ?? spec.platform}.` };

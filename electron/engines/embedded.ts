@@ -1,4 +1,4 @@
-import { ApiError, type Capabilities } from '../contract';
+import { ApiError, type Capabilities, type PhonemeAlphabet } from '../contract';
 import { assertPlausiblePcm } from '../audio/wav';
 import { ENGINE_TIMEOUT_MS, type EngineAdapter, type Probe } from './engine';
 import { TaskTimeout, type EmbeddedPool } from './worker-pool';
@@ -8,6 +8,7 @@ export interface EmbeddedSpec {
   id: string;
   name: string;
   capabilities: Capabilities;
+  phonemeAlphabet?: PhonemeAlphabet;
   /** Local name of the default voice; the first voice when it is missing. */
   defaultVoice: string;
 }
@@ -44,6 +45,7 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
     name: spec.name,
     kind: 'embedded',
     capabilities: spec.capabilities,
+    ...(spec.phonemeAlphabet ? { phonemeAlphabet: spec.phonemeAlphabet } : {}),
     async probe(): Promise<Probe> {
       try {
         const voices = await pool.voices(id, ENGINE_TIMEOUT_MS).catch(failed());

@@ -1,4 +1,4 @@
-import type { Capabilities, EngineSummary, OptionSupport, Voice } from '../contract';
+import type { Capabilities, EngineSummary, OptionSupport, PhonemeAlphabet, Voice } from '../contract';
 import type { Pcm } from '../audio/pcm';
 import type { Lane } from './lanes';
 
@@ -25,6 +25,8 @@ export interface EngineAdapter {
   readonly kind: EngineKind;
   /** Which options the engine honours itself; volume is applied after synthesis otherwise. */
   readonly capabilities: Capabilities;
+  /** The phoneme alphabet the engine reads inline in text (eSpeak's [[…]]), for lexicon entries. */
+  readonly phonemeAlphabet?: PhonemeAlphabet;
   /** Detects whether the engine works here and lists its voices. */
   probe(): Promise<Probe>;
   /**

@@ -8,6 +8,7 @@ import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract'
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { JobService } from '../services/jobs';
+import type { LexiconService } from '../services/lexicon';
 import type { OpenAISpeechService } from '../services/openai-speech';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
@@ -21,6 +22,7 @@ import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
+import { lexiconRoutes } from './routes/lexicon';
 import { openaiRoutes } from './routes/openai';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
@@ -36,6 +38,7 @@ export interface ServerDeps {
   /** The OpenAI-compatible dialect under /v1. */
   openaiSpeech: OpenAISpeechService;
   settings: SettingsService;
+  lexicon: LexiconService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -107,6 +110,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(synthesisRoutes, { synthesis: deps.synthesis });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
       await api.register(settingsRoutes, { settings: deps.settings });
+      await api.register(lexiconRoutes, { lexicon: deps.lexicon });
     },
     { prefix: TTS_ROOT },
   );

@@ -10,6 +10,7 @@ import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
+import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
@@ -114,6 +115,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
     });
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
+    const lexicon = await LexiconService.open(config.dataDir);
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
@@ -123,10 +125,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         runner,
         () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
         () => jobs.expiryOfNewJob(),
+        lexicon,
       ),
       jobs,
-      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices),
+      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
       settings,
+      lexicon,
       apiKey: () => apiKey,
       adminToken: () => admin.value,
       allowedHosts: () => hosts,

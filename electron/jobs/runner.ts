@@ -80,9 +80,22 @@ export class JobRunner extends EventEmitter<JobChanges> {
     for (const id of this.active) this.assembler.chunkSaved(id);
   }
 
-  enqueue(resolved: ResolvedVoice, text: string, prosody: Prosody, expiresAt: string | null, output: JobOutput): Promise<JobRow> {
+  /**
+   * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
+   * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
+   * stored as spoken, so a resumed or retried job sounds as it was queued.
+   */
+  enqueue(
+    resolved: ResolvedVoice,
+    text: string,
+    prosody: Prosody,
+    expiresAt: string | null,
+    output: JobOutput,
+    spoken: (chunkText: string) => string = (same) => same,
+  ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output };
-    return this.admit(resolved, chunkText(text, resolved.voice.language), job);
+    const chunks = chunkText(text, resolved.voice.language).map((chunk) => ({ ...chunk, text: spoken(chunk.text) }));
+    return this.admit(resolved, chunks, job);
   }
 
   /** A new job with the text and settings of an earlier one. */

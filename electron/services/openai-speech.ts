@@ -19,7 +19,7 @@ import {
 import type { AudioFormat } from '../audio/encode/formats';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
-import { withoutControls } from './synthesis';
+import { spokenBy, withoutControls, type Pronouncer } from './synthesis';
 
 /** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
 export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
@@ -39,6 +39,8 @@ export class OpenAISpeechService {
     private readonly registry: EngineRegistry,
     /** The openai_voices setting, read at every request so that a change applies at once. */
     private readonly voiceMap: () => Record<string, string>,
+    /** The pronunciation lexicon, applied to each sentence as on Orator's own routes. */
+    private readonly lexicon?: Pronouncer,
   ) {}
 
   /** OpenAI's model names, then one model per available engine. */
@@ -70,6 +72,7 @@ export class OpenAISpeechService {
       prosody: { rate: rateOfSpeed(body.speed), pitch: 1, volume: 1 },
       format: FORMAT_OF[body.response_format ?? 'mp3'],
       signal,
+      spoken: spokenBy(this.lexicon, voice),
     });
   }
 

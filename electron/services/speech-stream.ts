@@ -26,6 +26,8 @@ export interface SpeechStreamRequest {
   signal?: AbortSignal;
   /** Default interactive: a listener is waiting. */
   lane?: Lane;
+  /** Each sentence as the engine reads it (the pronunciation lexicon); cut into sentences as written first. */
+  spoken?: (sentence: string) => string;
 }
 
 export interface SpeechStream {
@@ -56,7 +58,8 @@ export async function openSpeechStream(request: SpeechStreamRequest): Promise<Sp
   request.signal?.addEventListener('abort', abort, { once: true });
 
   const chunks = chunkText(request.text, voice.voice.language, DEFAULT_CHUNK_CHARS, FIRST_CHUNK_CHARS);
-  const synthesize = (chunk: Chunk) => voice.synthesize({ text: chunk.text, ...prosody }, { lane, signal: stop.signal });
+  const spoken = request.spoken ?? ((text: string) => text);
+  const synthesize = (chunk: Chunk) => voice.synthesize({ text: spoken(chunk.text), ...prosody }, { lane, signal: stop.signal });
   let encoder: StreamingEncoder | undefined;
   const close = async () => {
     request.signal?.removeEventListener('abort', abort);

@@ -13,8 +13,25 @@ import { encodeWhole } from '../audio/encode/encoder';
 import { durationSeconds } from '../audio/wav';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import type { JobRunner } from '../jobs/runner';
+import type { SpeakingVoice } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
 import { sampleSentence } from './sample-sentences';
+
+/** What rewrites text as a voice should read it (LexiconService). */
+export interface Pronouncer {
+  pronounce(text: string, voice: SpeakingVoice): string;
+}
+
+/**
+ * Text as `resolved` should read it, after the lexicon; without one, as written. Limits are
+ * counted on the text as sent, before this.
+ */
+export function spokenBy(lexicon: Pronouncer | undefined, resolved: ResolvedVoice): (text: string) => string {
+  if (!lexicon) return (text) => text;
+  const { voice, adapter } = resolved;
+  const speaking: SpeakingVoice = { voiceId: voice.id, language: voice.language, phonemeAlphabet: adapter.phonemeAlphabet };
+  return (text) => lexicon.pronounce(text, speaking);
+}
 
 export interface SynthesisLimits {
   /** Longest text (code points) answered inline; longer text becomes a job. */
@@ -46,6 +63,8 @@ export class SynthesisService {
     private readonly limits: () => SynthesisLimits,
     /** When the audio of a job created now expires (see JobService.expiryOfNewJob). */
     private readonly expiryOfNewJob: () => string | null,
+    /** Applied to every text before synthesis, inline and in jobs; none: text is spoken as written. */
+    private readonly lexicon?: Pronouncer,
   ) {}
 
   async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
@@ -59,7 +78,15 @@ export class SynthesisService {
     const options = prosody(body);
     const output = outputChoice(body);
     if (body.mode === 'job' || length > inlineThreshold) {
-      const job = await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob(), { ...output, keepWav: body.keep_wav ?? false });
+      const spoken = spokenBy(this.lexicon, resolved);
+      const job = await this.runner.enqueue(
+        resolved,
+        text,
+        options,
+        this.expiryOfNewJob(),
+        { ...output, keepWav: body.keep_wav ?? false },
+        spoken,
+      );
       return { kind: 'job', job: toJobView(job) };
     }
     return this.inline(resolved, text, options, output);
@@ -83,7 +110,7 @@ export class SynthesisService {
     options: ReturnType<typeof prosody>,
     output: OutputChoice,
   ): Promise<InlineAudio> {
-    const pcm = await resolved.synthesize({ text, ...options }, { lane: 'interactive' });
+    const pcm = await resolved.synthesize({ text: spokenBy(this.lexicon, resolved)(text), ...options }, { lane: 'interactive' });
     return {
       kind: 'inline',
       audio: await encodeWhole(output.format, pcm, output.bitrateKbps),

@@ -103,6 +103,7 @@ export function espeakSystemAdapter(overrides: CliOverrides = {}) {
       id: ID,
       name: 'eSpeak NG (system)',
       capabilities: { rate: true, pitch: true, volume: true },
+      phonemeAlphabet: 'x-espeak',
       program: 'espeak-ng',
       installHint: 'Install it: apt install espeak-ng (MBROLA voices: apt install mbrola mbrola-us1).',
       identity: ESPEAK_NG_IDENTITY,

@@ -11,6 +11,7 @@ export function espeakWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions =
       id: 'espeak-ng',
       name: 'eSpeak NG (embedded)',
       capabilities: { rate: true, pitch: true, volume: true },
+      phonemeAlphabet: 'x-espeak',
       defaultVoice: ESPEAK_DEFAULT_VOICE,
     },
     options,

@@ -19,6 +19,11 @@ import {
   JobPeaks,
   jobPeaksPath,
   JOBS_PATH,
+  LEXICON_EXPORT_PATH,
+  LEXICON_IMPORT_PATH,
+  LEXICON_PATH,
+  LexiconImportResult,
+  LexiconList,
   NewApiKey,
   SETTINGS_PATH,
   SettingsView,
@@ -26,6 +31,9 @@ import {
   type ErrorCode,
   type JobEventType,
   type JobListQuery,
+  type LexiconFormat,
+  type LexiconImport,
+  type LexiconPatch,
   type PreviewBody,
   type SettingsUpdate,
   type SynthesizeBody,
@@ -198,6 +206,27 @@ export class OratorClient {
       }
       if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data });
     });
+  }
+
+  async lexicon() {
+    return checked<LexiconList>(LexiconList, await this.json(LEXICON_PATH), 'lexicon');
+  }
+
+  /** Adds or replaces entries (by grapheme, language, voice and case rule) and deletes entries by id. */
+  async patchLexicon(patch: LexiconPatch) {
+    const response = await this.send(LEXICON_PATH, { method: 'PATCH', body: JSON.stringify(patch) });
+    return checked<LexiconList>(LexiconList, await jsonBody(response), 'lexicon');
+  }
+
+  async importLexicon(body: LexiconImport) {
+    const response = await this.send(LEXICON_IMPORT_PATH, { method: 'POST', body: JSON.stringify(body) });
+    return checked<LexiconImportResult>(LexiconImportResult, await jsonBody(response), 'import result');
+  }
+
+  /** The lexicon as a PLS (of one language) or CSV file. */
+  async exportLexicon(format: LexiconFormat, language?: string): Promise<Blob> {
+    const params = new URLSearchParams({ format, ...(language ? { language } : {}) });
+    return (await this.send(`${LEXICON_EXPORT_PATH}?${params}`, {})).blob();
   }
 
   private async json(path: string): Promise<unknown> {

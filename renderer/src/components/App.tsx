@@ -5,6 +5,7 @@ import { ComparePanel } from './ComparePanel';
 import { Editor } from './Editor';
 import { JobList } from './JobList';
 import { KeyPrompt } from './KeyPrompt';
+import { LexiconPanel } from './LexiconPanel';
 import { PlayerDock } from './PlayerDock';
 import { TopBar } from './TopBar';
 import { VoiceBrowser } from './VoiceBrowser';
@@ -54,6 +55,9 @@ export function App() {
         </section>
         <section id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" hidden={tab !== 'compare'} className="panel-scroll">
           {tab === 'compare' && <ComparePanel />}
+        </section>
+        <section id="panel-lexicon" role="tabpanel" aria-labelledby="tab-lexicon" hidden={tab !== 'lexicon'} className="panel-scroll">
+          {tab === 'lexicon' && <LexiconPanel />}
         </section>
       </main>
       <PlayerDock />

@@ -6,6 +6,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'studio', label: 'Studio' },
   { id: 'voices', label: 'Voices' },
   { id: 'compare', label: 'Compare' },
+  { id: 'lexicon', label: 'Lexicon' },
 ];
 
 const SYNC_LABEL = { off: 'Offline', live: 'Live', polling: 'Polling' } as const;

@@ -1,0 +1,210 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { LexiconEntry, LexiconEntryInput, LexiconFormat } from '../api/contract';
+import { saveBlob } from '../lib/download';
+import { describeError } from '../lib/format';
+import { useApp } from '../store';
+import { effectiveVoiceId } from '../store/editor-slice';
+import { findVoice } from '../store/engines-slice';
+
+const BLANK = { grapheme: '', alias: '', phoneme: '', thisVoiceOnly: false, caseSensitive: false, wholeWord: true };
+
+/**
+ * The pronunciation lexicon: entries of words and names with what to say instead, each heard
+ * with the studio's current voice through /preview, which applies the lexicon like every route.
+ */
+export function LexiconPanel() {
+  const client = useApp((s) => s.client);
+  const voiceId = useApp(effectiveVoiceId);
+  const voiceLanguage = useApp((s) => findVoice(s, effectiveVoiceId(s))?.language ?? 'en');
+  const [entries, setEntries] = useState<LexiconEntry[]>([]);
+  const [form, setForm] = useState(BLANK);
+  const [language, setLanguage] = useState(voiceLanguage.split('-')[0]!);
+  const [hearing, setHearing] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: 'error' | 'status'; text: string } | null>(null);
+
+  const showError = useCallback((error: unknown) => {
+    if (!useApp.getState().noteAuthError(error)) setMessage({ kind: 'error', text: describeError(error) });
+  }, []);
+
+  /** Runs a lexicon request, showing its error (or handing a rejected key to the key prompt). */
+  const attempt = (work: () => Promise<void>) => work().catch(showError);
+
+  useEffect(() => {
+    if (!client) return;
+    let live = true;
+    client.lexicon().then(
+      (list) => live && setEntries(list.entries),
+      (error: unknown) => live && showError(error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, showError]);
+
+  if (!client) return null;
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const entry: LexiconEntryInput = {
+      grapheme: form.grapheme.trim(),
+      language,
+      case_sensitive: form.caseSensitive,
+      whole_word: form.wholeWord,
+      ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
+      ...(form.phoneme.trim() ? { phoneme: form.phoneme.trim(), alphabet: 'x-espeak' as const } : {}),
+      ...(form.thisVoiceOnly ? { voice: voiceId } : {}),
+    };
+    void attempt(async () => {
+      setEntries((await client.patchLexicon({ entries: [entry] })).entries);
+      setForm(BLANK);
+      setMessage({ kind: 'status', text: `Added "${entry.grapheme}".` });
+    });
+  };
+
+  const hear = (entry: LexiconEntry) =>
+    void attempt(async () => {
+      setHearing(entry.id);
+      try {
+        const audio = await client.preview({ text: entry.grapheme, voice: entry.voice ?? voiceId });
+        useApp.getState().playAudio(audio, { title: `Lexicon · ${entry.grapheme}` });
+      } finally {
+        setHearing(null);
+      }
+    });
+
+  const remove = (entry: LexiconEntry) => void attempt(async () => setEntries((await client.patchLexicon({ delete: [entry.id] })).entries));
+
+  const importFile = (file: File) =>
+    void attempt(async () => {
+      const format: LexiconFormat = /\.csv$/i.test(file.name) ? 'csv' : 'pls';
+      const result = await client.importLexicon({ format, data: await file.text(), language });
+      setEntries((await client.lexicon()).entries);
+      setMessage({ kind: 'status', text: `Imported ${file.name}: ${result.added} added, ${result.replaced} replaced.` });
+    });
+
+  const exportAs = (format: LexiconFormat) =>
+    void attempt(async () => {
+      const blob = await client.exportLexicon(format, format === 'pls' ? language : undefined);
+      saveBlob(blob, `orator-lexicon${format === 'pls' ? `-${language}` : ''}.${format}`);
+    });
+
+  const set = (field: keyof typeof BLANK) => (value: string | boolean) => setForm((f) => ({ ...f, [field]: value }));
+
+  return (
+    <div className="lexicon">
+      <h2>Pronunciation lexicon</h2>
+      <p className="hint">
+        Words and names said your way in every text: inline, previews and jobs. Hear it uses the current voice ({voiceId || 'none'}).
+      </p>
+      <form className="lexicon-form" onSubmit={add} aria-label="New lexicon entry">
+        <label>
+          Word or phrase
+          <input value={form.grapheme} onChange={(e) => set('grapheme')(e.target.value)} required maxLength={100} />
+        </label>
+        <label>
+          Say it as
+          <input value={form.alias} onChange={(e) => set('alias')(e.target.value)} maxLength={300} placeholder="Shivawn" />
+        </label>
+        <label>
+          eSpeak phonemes
+          <input value={form.phoneme} onChange={(e) => set('phoneme')(e.target.value)} maxLength={300} placeholder="S@v'O:n" />
+        </label>
+        <label>
+          Language
+          <input value={language} onChange={(e) => setLanguage(e.target.value)} required size={6} />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.thisVoiceOnly} onChange={(e) => set('thisVoiceOnly')(e.target.checked)} />
+          This voice only
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.caseSensitive} onChange={(e) => set('caseSensitive')(e.target.checked)} />
+          Match case
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.wholeWord} onChange={(e) => set('wholeWord')(e.target.checked)} />
+          Whole words
+        </label>
+        <button type="submit" className="primary" disabled={!form.grapheme.trim() || (!form.alias.trim() && !form.phoneme.trim())}>
+          Add
+        </button>
+      </form>
+      <div className="lexicon-files">
+        <label className="file-button">
+          Import PLS or CSV…
+          <input
+            type="file"
+            accept=".pls,.xml,.csv"
+            className="visually-hidden"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) importFile(file);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        <button type="button" className="secondary small" onClick={() => exportAs('pls')}>
+          Export PLS ({language})
+        </button>
+        <button type="button" className="secondary small" onClick={() => exportAs('csv')}>
+          Export CSV
+        </button>
+      </div>
+      {message && (
+        <p role={message.kind === 'error' ? 'alert' : 'status'} className={message.kind === 'error' ? 'error' : 'hint'}>
+          {message.text}
+        </p>
+      )}
+      <table className="lexicon-table">
+        <thead>
+          <tr>
+            <th scope="col">Word or phrase</th>
+            <th scope="col">Said as</th>
+            <th scope="col">Language</th>
+            <th scope="col">Voice</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                {entry.grapheme}
+                {entry.case_sensitive && <span className="tag">case</span>}
+                {!entry.whole_word && <span className="tag">in words</span>}
+              </td>
+              <td>
+                {entry.alias}
+                {entry.phoneme && <code> [[{entry.phoneme}]]</code>}
+              </td>
+              <td>{entry.language}</td>
+              <td>{entry.voice ?? 'any'}</td>
+              <td className="lexicon-actions">
+                <button type="button" className="small primary" onClick={() => hear(entry)} disabled={hearing !== null}>
+                  {hearing === entry.id ? 'Loading…' : 'Hear it'}
+                </button>
+                <button
+                  type="button"
+                  className="small secondary danger"
+                  onClick={() => remove(entry)}
+                  aria-label={`Delete ${entry.grapheme}`}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+          {entries.length === 0 && (
+            <tr>
+              <td colSpan={5} className="hint">
+                No entries yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
