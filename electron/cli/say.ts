@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { codePoints, OPENAI_MAX_INPUT, OPENAI_SPEECH_PATH, OPTION_RANGES, type OpenAIResponseFormat } from '../contract';
+import { codePoints, isOutputFormat, OPENAI_MAX_INPUT, OPENAI_SPEECH_PATH, OPTION_RANGES, type OpenAIResponseFormat } from '../contract';
 import type { AudioFormat } from '../audio/encode/formats';
 import { outputFormat, saveAudio } from './audio-output';
 import { numberOption, stringOption, type Command } from './command';
@@ -95,6 +95,8 @@ async function speakAsJob(gateway: Gateway, speech: Speech, showProgress: boolea
   const result = await gateway.client.synthesize({
     text: speech.text,
     mode: 'job',
+    // the job's own file in that format: no WAV of a whole book is left in the data dir (docs/formats.md)
+    ...(isOutputFormat(speech.format) ? { format: speech.format } : {}),
     ...(speech.voice === undefined ? {} : { voice: speech.voice }),
     ...(speech.rate === undefined ? {} : { rate: speech.rate }),
   });

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   job_not_finished: 409,
   job_failed: 409,
+  format_unavailable: 409,
   chunk_in_progress: 409,
   audio_expired: 410,
   audio_missing: 410,

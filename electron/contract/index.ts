@@ -13,6 +13,7 @@ export * from './whoami';
 export * from './security-headers';
 export * from './text';
 export * from './names';
+export * from './formats';
 export * from './openai';
 export * from './internal';
 export * from './lexicon';

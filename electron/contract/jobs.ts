@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { OUTPUT_FORMATS } from './formats';
 import { codePoints } from './text';
+
+const Format = Type.Enum(OUTPUT_FORMATS);
 
 /** A job waiting in the queue is "running" too. */
 export const JobStatus = Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
@@ -15,6 +18,9 @@ export const Job = Type.Object({
   engine: Type.String(),
   voice: Type.String(),
   characters: Type.Integer(),
+  format: Type.Enum(OUTPUT_FORMATS, { description: 'The format its audio is stored in' }),
+  bitrate_kbps: Type.Optional(Type.Integer({ description: 'The bitrate of a lossy format' })),
+  keep_wav: Type.Boolean({ description: 'Whether its WAV is kept beside audio in another format' }),
   created_at: Type.String({ format: 'date-time' }),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
   expires_at: Type.Optional(
@@ -23,9 +29,13 @@ export const Job = Type.Object({
   audio: Type.Optional(
     Type.Object({
       url: Type.String(),
+      format: Format,
       content_type: Type.String(),
       duration_s: Type.Number(),
-      bytes: Type.Integer(),
+      bytes: Type.Integer({ description: 'The size of the file in its format' }),
+      formats: Type.Array(Format, {
+        description: 'The formats `url` gives with ?format=: every one while the job has its WAV, else its own',
+      }),
     }),
   ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),

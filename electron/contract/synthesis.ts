@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FormatFields } from './formats';
 
 /** Longest text answered inline by default (code points; the inline_threshold setting changes it). */
 export const DEFAULT_INLINE_THRESHOLD = 1000;
@@ -46,7 +47,14 @@ export const SynthesizeBody = Type.Object(
     mode: Type.Optional(
       Type.Union([Type.Literal('auto'), Type.Literal('job')], {
         default: 'auto',
-        description: '"auto": inline WAV up to the inline threshold, a job above it; "job": always a job',
+        description: '"auto": inline audio up to the inline threshold, a job above it; "job": always a job',
+      }),
+    ),
+    ...FormatFields,
+    keep_wav: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'A job in a format other than wav keeps its WAV beside it (for downloads in other formats); inline answers ignore it',
       }),
     ),
   },
@@ -61,6 +69,7 @@ export const PreviewBody = Type.Object(
     rate: option('rate', 'Speaking rate multiplier'),
     pitch: option('pitch', 'Pitch multiplier'),
     volume: option('volume', 'Volume gain'),
+    ...FormatFields,
   },
   { additionalProperties: false },
 );
@@ -73,7 +82,7 @@ export const JobAccepted = Type.Object({
 });
 export type JobAccepted = Static<typeof JobAccepted>;
 
-/** Headers of an inline 200 audio/wav answer. */
+/** Headers of an inline 200 audio answer. */
 export const AUDIO_HEADERS = {
   engine: 'x-orator-engine',
   voice: 'x-orator-voice',

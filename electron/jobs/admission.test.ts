@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
-import { startJobHarness, PROSODY, type JobHarness } from '../testing/job-harness';
-import { admitJob, estimateAudioBytes, type NewJob } from './admission';
+import { startJobHarness, PROSODY, WAV_OUTPUT, type JobHarness } from '../testing/job-harness';
+import { admitJob, estimateAudioBytes, type JobOutput, type NewJob } from './admission';
 import { DiskBudget } from './disk-budget';
 
 // admitJob on its own: an in-memory store and the fake engine's voice, no runner, no HTTP.
@@ -13,7 +13,13 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-const job = (characters: number): NewJob => ({ title: 'T', characters, ...PROSODY, expiresAt: null });
+const job = (characters: number, output: JobOutput = WAV_OUTPUT): NewJob => ({
+  title: 'T',
+  characters,
+  ...PROSODY,
+  expiresAt: null,
+  output,
+});
 const chunks = [
   { text: 'One.', pauseMs: 250 },
   { text: 'Two.', pauseMs: 700 },
@@ -77,7 +83,7 @@ describe('admitJob', () => {
   });
 
   it("refuses a job whose audio estimate does not fit above the disk's free minimum: 507, nothing stored", async () => {
-    const needed = estimateAudioBytes(10, 1, h.engine.sampleRate);
+    const needed = estimateAudioBytes(10, 1, h.engine.sampleRate, WAV_OUTPUT);
     const error = await refusal(admit(10, undefined, diskWithFree(MIN_FREE + needed - 1)));
     expect(error.code).toBe('insufficient_storage');
     expect(error.status).toBe(507);
@@ -85,8 +91,37 @@ describe('admitJob', () => {
     await admit(10, undefined, diskWithFree(MIN_FREE + needed));
   });
 
-  it('estimates audio as two copies of 16-bit samples at 0.1 s per character, less at a faster rate', () => {
-    expect(estimateAudioBytes(1000, 1, 22050)).toBe(2 * 1000 * 0.1 * 22050 * 2);
-    expect(estimateAudioBytes(1000, 2, 22050)).toBe(estimateAudioBytes(1000, 1, 22050) / 2);
+  it('estimates a WAV job as two copies of 16-bit samples at 0.1 s per character (chunk files and WAV), less at a faster rate', () => {
+    expect(estimateAudioBytes(1000, 1, 22050, WAV_OUTPUT)).toBe(2 * 1000 * 0.1 * 22050 * 2);
+    expect(estimateAudioBytes(1000, 2, 22050, WAV_OUTPUT)).toBe(estimateAudioBytes(1000, 1, 22050, WAV_OUTPUT) / 2);
+  });
+
+  it('estimates a compressed job as its chunk files plus its bitrate with a margin, plus its WAV only when kept', () => {
+    const seconds = 1000 * 0.1;
+    const chunkFiles = seconds * 22050 * 2;
+    const mp3 = { format: 'mp3', bitrateKbps: 128, keepWav: false } as const;
+    expect(estimateAudioBytes(1000, 1, 22050, mp3)).toBe(chunkFiles + (seconds * 1.5 * 128_000) / 8);
+    expect(estimateAudioBytes(1000, 1, 22050, { ...mp3, keepWav: true })).toBe(2 * chunkFiles + (seconds * 1.5 * 128_000) / 8);
+    // pcm is 24 kHz whatever the voice's rate; flac is counted as the WAV it never outgrows
+    expect(estimateAudioBytes(1000, 1, 22050, { format: 'pcm', bitrateKbps: undefined, keepWav: false })).toBe(
+      chunkFiles + seconds * 48_000,
+    );
+    expect(estimateAudioBytes(1000, 1, 22050, { format: 'flac', bitrateKbps: undefined, keepWav: false })).toBe(2 * chunkFiles);
+  });
+
+  it('stores the format, bitrate and keep_wav; a WAV job never keeps a second WAV', async () => {
+    const voice = h.registry.resolve({ voice: h.engine.voiceId });
+    const admitAs = (output: JobOutput) =>
+      admitJob({ store: h.store, disk: h.disk, bounds: { maxQueuedJobs: 9, maxQueuedChars: 100 } }, voice, chunks, job(1, output));
+    expect(await admitAs({ format: 'ogg', bitrateKbps: 24, keepWav: true })).toMatchObject({
+      format: 'ogg',
+      bitrate_kbps: 24,
+      keep_wav: 1,
+    });
+    expect(await admitAs({ format: 'wav', bitrateKbps: undefined, keepWav: true })).toMatchObject({
+      format: 'wav',
+      bitrate_kbps: null,
+      keep_wav: 0,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../contract';
+import { PCM_SAMPLE_RATE } from '../audio/encode/formats';
+import { ApiError, type OutputChoice } from '../contract';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import type { DiskBudget } from './disk-budget';
 import type { JobRow, JobStore, NewChunk } from './store';
@@ -19,12 +20,40 @@ export interface QueueBounds {
  */
 export const SECONDS_PER_CHARACTER = 0.1;
 
+/** What a job writes: its format, the bitrate of a lossy one, and whether its WAV stays beside it. */
+export interface JobOutput extends OutputChoice {
+  keepWav: boolean;
+}
+
 /**
- * The disk a job's audio needs at most: 16-bit samples at the voice's rate for its characters at
- * its speaking rate, twice (the chunk files and the joined WAV exist together while it is assembled).
+ * Lossy formats may pass their bitrate: FFmpeg's AAC encoder gives 75–80 kbps for 64 asked at
+ * 22.05 kHz, Opus is variable, containers add their headers (docs/formats.md).
  */
-export function estimateAudioBytes(characters: number, rate: number, sampleRate: number): number {
-  return Math.ceil(2 * characters * (SECONDS_PER_CHARACTER / rate) * sampleRate * 2);
+const LOSSY_MARGIN = 1.5;
+
+/** Upper estimate of a job's file in its format, per second of speech. */
+function encodedBytesPerSecond(output: JobOutput, sampleRate: number): number {
+  switch (output.format) {
+    case 'wav':
+    case 'flac': // lossless compression never grows the samples (FLAC falls back to verbatim frames)
+      return 2 * sampleRate;
+    case 'pcm':
+      return 2 * PCM_SAMPLE_RATE;
+    default:
+      return (LOSSY_MARGIN * output.bitrateKbps! * 1000) / 8;
+  }
+}
+
+/**
+ * The disk a job needs at most while it runs: its chunk files (16-bit samples at the voice's rate,
+ * kept until it is done so that a restart never synthesizes them again) plus its file in its
+ * format and, when kept beside it, its WAV; for its characters at its speaking rate.
+ */
+export function estimateAudioBytes(characters: number, rate: number, sampleRate: number, output: JobOutput): number {
+  const seconds = characters * (SECONDS_PER_CHARACTER / rate);
+  const chunkFiles = 2 * sampleRate;
+  const keptWav = output.keepWav && output.format !== 'wav' ? 2 * sampleRate : 0;
+  return Math.ceil(seconds * (chunkFiles + encodedBytesPerSecond(output, sampleRate) + keptWav));
 }
 
 /** A full queue drains by itself: clients are told to come back later. */
@@ -57,6 +86,7 @@ export interface NewJob extends Prosody {
   characters: number;
   /** When its audio expires; null keeps it until deleted. */
   expiresAt: string | null;
+  output: JobOutput;
 }
 
 /**
@@ -70,12 +100,17 @@ export async function admitJob(
   job: NewJob,
 ): Promise<JobRow> {
   const { store, disk, bounds } = deps;
-  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, resolved.voice.sampleRate));
+  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, resolved.voice.sampleRate, job.output));
   // after the wait: the queue is checked and the job inserted in one go
   assertQueueRoom(store, bounds, job.characters);
   const id = randomUUID();
-  const { title, customTitle = null, characters, rate, pitch, volume, expiresAt } = job;
+  const { title, customTitle = null, characters, rate, pitch, volume, expiresAt, output } = job;
   const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
+  const format = {
+    format: output.format,
+    bitrate_kbps: output.bitrateKbps ?? null,
+    keep_wav: output.keepWav && output.format !== 'wav' ? 1 : 0,
+  } as const;
   store.insert(
     {
       id,
@@ -86,6 +121,7 @@ export async function admitJob(
       pitch,
       volume,
       ...voice,
+      ...format,
       created_at: new Date().toISOString(),
       expires_at: expiresAt,
     },

@@ -8,6 +8,7 @@ import { appendFile, mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateAudioBytes } from './admission';
 import { RESERVE_FILE } from './disk-budget';
 import { expectSpeech } from '../testing/audio';
 import { waitForJob } from '../testing/gateway';
@@ -42,11 +43,11 @@ const free = async () => {
   return bavail * bsize;
 };
 
-async function queue(text: string) {
+async function queue(text: string, output: Record<string, unknown> = {}) {
   return gateway!.api('/api/v1/tts/synthesize', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text, mode: 'job' }),
+    body: JSON.stringify({ text, mode: 'job', ...output }),
   });
 }
 
@@ -95,6 +96,20 @@ describe('a full disk', () => {
     const { error } = (await response.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('insufficient_storage');
     expect(error.message).toMatch(/needs up to 841\.1 MB .* MB are free, of which 4\.0 MB must stay free/);
+  });
+
+  it('estimates each format: a text too long for the disk as WAV fits as MP3, not with its WAV kept', async () => {
+    // a length whose WAV estimate passes the room by a fifth: its MP3 estimate is 23% smaller
+    const room = (await free()) - 4 * MB;
+    const chars = Math.ceil((1.2 * room) / estimateAudioBytes(1, 1, 22050, { format: 'wav', bitrateKbps: undefined, keepWav: false }));
+    const text = prose(chars);
+    expect((await queue(text)).status).toBe(507);
+    expect((await queue(text, { format: 'mp3', keep_wav: true })).status).toBe(507);
+    const mp3 = await queue(text, { format: 'mp3' });
+    expect(mp3.status).toBe(202);
+    const { job_id } = (await mp3.json()) as { job_id: string };
+    await gateway!.api(`/api/v1/tts/jobs/${job_id}`, { method: 'DELETE' });
+    await expect.poll(() => existsSync(outside('chunks', job_id))).toBe(false);
   });
 
   it('fails a running job with disk_full when another program fills the disk, frees its chunks, keeps serving', async () => {

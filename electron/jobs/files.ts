@@ -1,6 +1,7 @@
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pcmBytes } from '../audio/wav';
+import { AUDIO_MEDIA, OUTPUT_FORMATS, type OutputFormat } from '../contract';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 
 /** Where a job's files live in the data dir. */
@@ -23,8 +24,9 @@ export class JobFiles {
   audioDir(): string {
     return path.join(this.dataDir, 'audio');
   }
-  audioFile(jobId: string): string {
-    return path.join(this.audioDir(), `${jobId}.wav`);
+  /** A finished job's audio in `format`: the format it is stored in, or its WAV kept beside it. */
+  audioFile(jobId: string, format: OutputFormat = 'wav'): string {
+    return path.join(this.audioDir(), `${jobId}.${AUDIO_MEDIA[format].extension}`);
   }
   /** The /peaks answer as it is served (see peaks-file.ts). */
   peaksFile(jobId: string): string {
@@ -34,9 +36,9 @@ export class JobFiles {
   legacyPeaksFile(jobId: string): string {
     return path.join(this.audioDir(), `${jobId}.peaks.json`);
   }
-  /** What a finished job leaves: its WAV and its peaks. */
+  /** What a finished job may leave: its audio (in its format, and a WAV kept beside it) and its peaks. */
   outputs(jobId: string): string[] {
-    return [this.audioFile(jobId), this.peaksFile(jobId), this.legacyPeaksFile(jobId)];
+    return [...OUTPUT_FORMATS.map((format) => this.audioFile(jobId, format)), this.peaksFile(jobId), this.legacyPeaksFile(jobId)];
   }
   async removeOutputs(jobId: string): Promise<void> {
     await Promise.all(this.outputs(jobId).map((f) => rm(f, { force: true })));
@@ -47,7 +49,7 @@ export class JobFiles {
       console.warn(`Orator could not remove the chunks of job ${jobId}: ${error.message}`);
     });
   }
-  /** Removes everything a job that failed may have left: chunks, partial files, a WAV being assembled. */
+  /** Removes everything a job that failed may have left: chunks, partial files, audio being written. */
   async removeWork(jobId: string): Promise<void> {
     const outputs = this.outputs(jobId).flatMap((f) => [f, f + PARTIAL]);
     await this.removeChunks(jobId);

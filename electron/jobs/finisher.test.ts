@@ -1,20 +1,18 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseWav, WAV_HEADER_BYTES } from '../audio/wav';
 import { startJobHarness, type JobHarness } from '../testing/job-harness';
 import { RESERVE_FILE } from './disk-budget';
 import { JobFinisher } from './finisher';
 
-// JobFinisher on its own: chunk files written by the test, jobs in an in-memory SQLite, no engine.
+// JobFinisher on its own (joining chunks is assembler.test.ts's): chunk files written by the test, jobs in an in-memory SQLite, no engine.
 
 let h: JobHarness;
 let finisher: JobFinisher;
 beforeEach(async () => {
   h = await startJobHarness();
   h.runner.pause(); // the test plays the chunk worker
-  finisher = new JobFinisher({ store: h.store, files: h.runner.files, disk: h.disk });
+  finisher = new JobFinisher({ store: h.store, disk: h.disk });
 });
 afterEach(() => h.close());
 
@@ -33,28 +31,11 @@ async function jobWithSavedChunks(lengths: number[]): Promise<string> {
 }
 
 describe('JobFinisher', () => {
-  it('joins the chunks in index order with their pauses (none after the last) and records the job done', async () => {
-    const id = await jobWithSavedChunks([3, 2, 4]);
-    const done = await finisher.finish(id);
-    const wav = await readFile(h.runner.files.audioFile(id));
-    const info = parseWav(wav);
-    expect(info.sampleRate).toBe(RATE);
-    const samples = [...new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, info.dataBytes / 2)];
-    const pause = new Array<number>(0.7 * RATE).fill(0); // paragraphs: 700 ms
-    expect(samples).toEqual([...[100, 100, 100], ...pause, ...[200, 200], ...pause, ...[300, 300, 300, 300]]);
-    expect(done).toMatchObject({ state: 'done', audio_bytes: wav.length, duration_s: samples.length / RATE });
+  it('records a job done with the size and duration of its written audio', async () => {
+    const id = await jobWithSavedChunks([3, 2]);
+    const done = finisher.recordDone(id, { bytes: 1234, dataBytes: 4 * RATE }); // two seconds of 16-bit samples;
+    expect(done).toMatchObject({ state: 'done', audio_bytes: 1234, duration_s: 2 });
     expect(done.finished_at).toBeTruthy();
-    const peaks = JSON.parse(await readFile(h.runner.files.peaksFile(id), 'utf8')) as { duration_s: number; sample_rate: number };
-    expect(peaks).toMatchObject({ duration_s: samples.length / RATE, sample_rate: RATE });
-    expect(existsSync(h.runner.files.audioFile(id) + '.partial')).toBe(false);
-  });
-
-  it('fails to finish, recording nothing and leaving no WAV, when a chunk file is missing', async () => {
-    const other = await jobWithSavedChunks([3, 2]);
-    await h.runner.files.removeChunks(other);
-    await expect(finisher.finish(other)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(h.store.get(other)!.state).toBe('running');
-    expect(existsSync(h.runner.files.audioFile(other))).toBe(false);
   });
 
   it('records a failure with its code and message', async () => {

@@ -1,26 +1,21 @@
-import { durationSeconds, WAV_HEADER_BYTES } from '../audio/wav';
-import { assembleWav, wavDataBytes } from './assemble';
+import { durationSeconds } from '../audio/wav';
+import type { WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
-import type { JobFiles } from './files';
 import { isDiskFull, type JobError } from './job-error';
 import type { JobRow, JobStore } from './store';
 
-/** Ends jobs: joins a finished job's chunks into its WAV, or records why a job failed. */
+/** Ends jobs: records a job done with its written audio, or why a job failed. */
 export class JobFinisher {
-  constructor(private readonly deps: { store: JobStore; files: JobFiles; disk: DiskBudget }) {}
+  constructor(private readonly deps: { store: JobStore; disk: DiskBudget }) {}
 
-  /** Writes the job's WAV and peaks from its chunks and records it done. */
-  async finish(id: string): Promise<JobRow> {
-    const { store, files, disk } = this.deps;
+  /** Records the job done, with the size and duration of its audio. */
+  recordDone(id: string, audio: WrittenAudio): JobRow {
+    const { store } = this.deps;
     const sampleRate = store.get(id)!.sample_rate!;
-    const layout = store.chunkLayout(id);
-    await disk.assertRoomToWrite(wavDataBytes(layout, sampleRate));
-    const target = { wav: files.audioFile(id), peaks: files.peaksFile(id) };
-    const { bytes } = await assembleWav(target, sampleRate, layout, (idx) => files.chunkFile(id, idx));
     store.transition(id, 'done', {
       finished_at: new Date().toISOString(),
-      audio_bytes: bytes,
-      duration_s: durationSeconds(sampleRate, bytes - WAV_HEADER_BYTES),
+      audio_bytes: audio.bytes,
+      duration_s: durationSeconds(sampleRate, audio.dataBytes),
     });
     return store.get(id)!;
   }

@@ -44,7 +44,8 @@ function synthesize(jobId: string, chunk: ChunkRow, signal: AbortSignal): Promis
 function addJob(id: string, chunks: number): JobRow {
   const texts = Array.from({ length: chunks }, (_, i) => ({ text: `${id} ${i}`, pauseMs: 0 }));
   const voice = { engine: 'fake', voice: 'fake:plain', local_voice: 'plain', rate: 1, pitch: 1, volume: 1 };
-  store.insert({ id, title: id, characters: 1, created_at: new Date().toISOString(), ...voice }, texts);
+  const output = { format: 'wav', bitrate_kbps: null, keep_wav: 0 } as const;
+  store.insert({ id, title: id, characters: 1, created_at: new Date().toISOString(), ...voice, ...output }, texts);
   return store.get(id)!;
 }
 

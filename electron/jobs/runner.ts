@@ -4,7 +4,9 @@ import { ApiError } from '../contract';
 import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
-import { admitJob, type QueueBounds } from './admission';
+import { admitJob, type JobOutput, type QueueBounds } from './admission';
+import { JobAssembler } from './assembler';
+import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import { synthesizeChunk } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
@@ -31,14 +33,16 @@ export interface RunnerOptions extends QueueBounds {
 
 /**
  * The job engine: admits jobs, has their chunks synthesized by a chunk queue, saves each chunk's
- * audio as it arrives (so a restart never synthesizes it again), and ends each job: its WAV
- * assembled when its last chunk is in, or its failure recorded and its work files removed.
+ * audio as it arrives (so a restart never synthesizes it again) and has it joined, in order, into
+ * the job's audio while later chunks are synthesized; ends each job: done once its audio is
+ * complete, or its failure recorded and its work files removed.
  * Emits a "job" event (JobChange) at every change.
  */
 export class JobRunner extends EventEmitter<JobChanges> {
   readonly files: JobFiles;
   private readonly queue: ChunkQueue;
   private readonly finisher: JobFinisher;
+  private readonly assembler: JobAssembler;
   /** Jobs admitted and not yet ended. */
   private readonly active = new Set<string>();
 
@@ -46,7 +50,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     super();
     this.setMaxListeners(0); // one listener per open event stream
     this.files = new JobFiles(options.dataDir);
-    this.finisher = new JobFinisher({ store: options.store, files: this.files, disk: options.disk });
+    this.finisher = new JobFinisher({ store: options.store, disk: options.disk });
+    this.assembler = new JobAssembler(
+      { store: options.store, files: this.files, disk: options.disk },
+      { done: (jobId, audio) => this.done(jobId, audio), failed: (jobId, error) => this.fail(jobId, toJobError(error)) },
+    );
     const handler: ChunkHandler = {
       starting: (jobId) => this.starting(jobId),
       completed: (jobId, chunk, pcm, signal) => this.completed(jobId, chunk, pcm, signal),
@@ -64,24 +72,29 @@ export class JobRunner extends EventEmitter<JobChanges> {
     for (const id of store.idsInStates(['queued'])) this.activate(store.get(id)!);
   }
 
-  /** Starts synthesizing; the gateway calls it once it listens, so that a failed start synthesizes nothing. */
+  /**
+   * Starts synthesizing, and writing the audio of the jobs taken up from their saved chunks; the
+   * gateway calls it once it listens, so that a failed start touches no job.
+   */
   start(): void {
     this.queue.start();
+    for (const id of this.active) this.assembler.chunkSaved(id);
   }
 
   /**
-   * `spoken` turns each chunk's text into what the engine reads (the pronunciation lexicon): the
-   * text is chunked as written, and the chunks are stored as spoken, so a resumed or retried job
-   * sounds as it was queued.
+   * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
+   * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
+   * stored as spoken, so a resumed or retried job sounds as it was queued.
    */
   enqueue(
     resolved: ResolvedVoice,
     text: string,
     prosody: Prosody,
-    expiresAt: string | null = null,
+    expiresAt: string | null,
+    output: JobOutput,
     spoken: (chunkText: string) => string = (same) => same,
   ): Promise<JobRow> {
-    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt };
+    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output };
     const written = chunkText(text, resolved.voice.language);
     const spans = sentenceSpansOrNull(text, written, resolved.voice.language);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
@@ -91,7 +104,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
     const chunks = this.options.store.timingLayout(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms, sentences: c.sentences }));
     const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
-    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt });
+    const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };
+    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt, output });
   }
 
   /** Stops a running job for good: it fails with the code "cancelled". */
@@ -133,6 +147,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
    */
   async stop(graceMs = 5000): Promise<void> {
     await this.queue.stop(graceMs);
+    await this.assembler.stopAll();
     this.active.clear();
   }
 
@@ -154,22 +169,29 @@ export class JobRunner extends EventEmitter<JobChanges> {
     if (store.get(id)?.state === 'queued') store.transition(id, 'running');
   }
 
-  /** Saves a chunk's audio and records it; the job's last chunk ends it. */
+  /** Saves a chunk's audio, records it and hands it to the job's audio; the last chunk's audio ends the job. */
   private async completed(id: string, chunk: ChunkRow, pcm: Pcm, signal: AbortSignal): Promise<void> {
     const { store, disk } = this.options;
     await disk.assertRoomToWrite(pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
-    const done = store.chunkDone(id, chunk.idx, {
-      ...pcm,
+    const row = store.get(id)!;
+    if (row.sample_rate !== null && row.sample_rate !== pcm.sampleRate) {
+      throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
+    }
+    store.chunkDone(id, chunk.idx, {
       samples: pcm.samples.length,
+      sampleRate: pcm.sampleRate,
       sentences: sentenceSamples(chunk.text, parseSpans(chunk.sentences), pcm),
     });
-    const row = store.get(id)!;
-    if (row.sample_rate !== pcm.sampleRate) throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
-    this.emit('job', { type: 'progress', job: row });
-    if (done < row.chunks_total) return;
-    const finished = await this.finisher.finish(id);
+    this.emit('job', { type: 'progress', job: store.get(id)! });
+    this.assembler.chunkSaved(id, { idx: chunk.idx, samples: pcm.samples });
+  }
+
+  /** The job's audio is complete: it is done, and its chunk files go. */
+  private async done(id: string, audio: WrittenAudio): Promise<void> {
+    if (!this.active.has(id)) return; // cancelled as its audio was finished: its files are being removed
+    const finished = this.finisher.recordDone(id, audio);
     this.active.delete(id);
     this.queue.forget(id);
     this.emit('job', { type: 'done', job: finished });
@@ -179,9 +201,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
   private fail(id: string, error: JobError): void {
     if (!this.active.delete(id)) return;
-    // its chunks in flight stop before its files go: chunk audio, partial files, and the WAV and
-    // peaks if it was cancelled while they were being assembled
-    const stopped = this.queue.remove(id);
+    // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
+    // files, and its audio and peaks if it was cancelled as they were being finished
+    const stopped = Promise.all([this.queue.remove(id), this.assembler.drop(id)]);
     const row = this.finisher.recordFailure(id, error);
     if (!row) return;
     this.emit('job', { type: 'failed', job: row });

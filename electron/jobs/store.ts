@@ -1,4 +1,4 @@
-import type { JobSort } from '../contract';
+import type { JobSort, OutputFormat } from '../contract';
 import type { Db } from '../storage/database';
 import type { SampleRange } from '../audio/pauses';
 import type { Chunk } from './chunker';
@@ -30,6 +30,12 @@ export interface JobRow {
   audio_bytes: number | null;
   duration_s: number | null;
   expires_at: string | null;
+  /** The format its audio is stored in. */
+  format: OutputFormat;
+  /** Lossy formats: the bitrate it is encoded at. */
+  bitrate_kbps: number | null;
+  /** 1: a job in another format keeps its WAV beside it. */
+  keep_wav: 0 | 1;
 }
 
 export interface ChunkRow {
@@ -46,7 +52,8 @@ export interface ChunkRow {
   sentence_samples: string | null;
 }
 
-export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples'>;
+/** What joining a chunk's audio into its job's needs: everything but its text. */
+export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples' | 'done'>;
 
 /** A chunk to store: its text and pause, and where its sentences are in the job's text (absent or null: not known). */
 export type NewChunk = Chunk & { sentences?: SentenceSpan[] | null };
@@ -60,7 +67,19 @@ export interface ChunkTimingLayout extends ChunkLayout {
 
 export type NewJob = Pick<
   JobRow,
-  'id' | 'title' | 'engine' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume' | 'characters' | 'created_at'
+  | 'id'
+  | 'title'
+  | 'engine'
+  | 'voice'
+  | 'local_voice'
+  | 'rate'
+  | 'pitch'
+  | 'volume'
+  | 'characters'
+  | 'created_at'
+  | 'format'
+  | 'bitrate_kbps'
+  | 'keep_wav'
 > & {
   expires_at?: string | null;
   custom_title?: string | null;
@@ -105,8 +124,10 @@ export class JobStore {
 
   insert(job: NewJob, chunks: NewChunk[]): void {
     const insertJob = this.db.prepare(
-      `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at, expires_at)
-       VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total, @created_at, @expires_at)`,
+      `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at,
+                         expires_at, format, bitrate_kbps, keep_wav)
+       VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total,
+               @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav)`,
     );
     const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms, sentences) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
@@ -182,15 +203,16 @@ export class JobStore {
     return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
   }
 
-  /** What joining a job's audio needs of its chunks: everything but their text. */
-  chunkLayout(jobId: string): ChunkLayout[] {
-    return this.db.prepare('SELECT idx, pause_ms, samples FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkLayout[];
+  /** One chunk of a job, without its text. */
+  chunkLayout(jobId: string, idx: number): ChunkLayout | undefined {
+    return this.db.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
+      ChunkLayout | undefined;
   }
 
   /** What the sentence timings of a job are computed from, chunk by chunk. */
   timingLayout(jobId: string): ChunkTimingLayout[] {
     const rows = this.db
-      .prepare('SELECT idx, text, pause_ms, samples, sentences, sentence_samples FROM chunks WHERE job_id = ? ORDER BY idx')
+      .prepare('SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples FROM chunks WHERE job_id = ? ORDER BY idx')
       .all(jobId) as (ChunkLayout & Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples'>)[];
     return rows.map((row) => ({
       ...row,

@@ -1,6 +1,6 @@
 import { splitByWeight } from '../audio/pauses';
 import type { JobTimings } from '../contract';
-import { pauseSamples } from './assemble';
+import { pauseAfter } from './assembler';
 import { PARAGRAPH_PAUSE_MS } from './chunker';
 import { sentenceWeight } from './sentence-spans';
 import type { ChunkTimingLayout } from './store';
@@ -9,13 +9,13 @@ const seconds = (samples: number, sampleRate: number) => Math.round((samples / s
 
 /**
  * A finished job's sentences in its audio and its text, from its chunks: each chunk starts where
- * the ones before it and their pauses end (as assemble.ts joins them), and its sentences are where
+ * the ones before it and their pauses end (as assembler.ts joins them), and its sentences are where
  * they were found in its audio (at its pauses, audio/pauses.ts), else split in proportion to their
  * characters. Null when the job was made before its chunks kept their sentences.
  */
 export function jobTimings(chunks: ChunkTimingLayout[], sampleRate: number): JobTimings | null {
   if (chunks.some((chunk) => chunk.sentences === null)) return null;
-  const pauses = pauseSamples(chunks, sampleRate);
+  const pauses = chunks.map((chunk, i) => pauseAfter(chunk.pause_ms, i === chunks.length - 1, sampleRate));
   const sentences: JobTimings['sentences'] = [];
   let offset = 0;
   chunks.forEach((chunk, i) => {

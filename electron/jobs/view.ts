@@ -1,4 +1,4 @@
-import { jobAudioPath, type Job } from '../contract';
+import { AUDIO_MEDIA, jobAudioPath, OUTPUT_FORMATS, type Job, type OutputFormat } from '../contract';
 import { publicStatus } from './state';
 import type { JobRow } from './store';
 
@@ -16,6 +16,16 @@ function audioUnavailable(row: JobRow): Job['audio_unavailable'] {
   return undefined;
 }
 
+/** Whether a job's WAV is on disk: its format, or kept beside it. */
+export function hasWav(row: Pick<JobRow, 'format' | 'keep_wav'>): boolean {
+  return row.format === 'wav' || row.keep_wav === 1;
+}
+
+/** The formats a job's audio can be sent in: any while it keeps plain samples to encode from (its WAV, or pcm), else its own. */
+export function formatsOf(row: Pick<JobRow, 'format' | 'keep_wav'>): OutputFormat[] {
+  return hasWav(row) || row.format === 'pcm' ? [...OUTPUT_FORMATS] : [row.format];
+}
+
 /** A job as the API shows it. */
 export function toJobView(row: JobRow): Job {
   const unavailable = row.state === 'done' ? audioUnavailable(row) : undefined;
@@ -27,6 +37,9 @@ export function toJobView(row: JobRow): Job {
     engine: row.engine,
     voice: row.voice,
     characters: row.characters,
+    format: row.format,
+    ...(row.bitrate_kbps !== null ? { bitrate_kbps: row.bitrate_kbps } : {}),
+    keep_wav: row.keep_wav === 1,
     created_at: row.created_at,
     ...(row.finished_at ? { finished_at: row.finished_at } : {}),
     ...(row.expires_at ? { expires_at: row.expires_at } : {}),
@@ -34,9 +47,11 @@ export function toJobView(row: JobRow): Job {
       ? {
           audio: {
             url: jobAudioPath(row.id),
-            content_type: 'audio/wav',
+            format: row.format,
+            content_type: AUDIO_MEDIA[row.format].contentType,
             duration_s: Math.round((row.duration_s ?? 0) * 1000) / 1000,
             bytes: row.audio_bytes ?? 0,
+            formats: formatsOf(row),
           },
         }
       : {}),

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { JobEvent } from '../contract';
-import { startJobHarness, type JobHarness } from '../testing/job-harness';
+import { parseWav } from '../audio/wav';
+import type { FormatQuery, JobEvent } from '../contract';
+import type { JobOutput } from '../jobs/admission';
+import { FAKE_SAMPLE_RATE } from '../testing/fake-engine';
+import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
 import { JobService } from './jobs';
 
 // JobService built directly on the job runner, the fake engine and an in-memory job store: no HTTP.
@@ -17,10 +20,23 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function doneJob(text = 'Some text.'): Promise<string> {
-  const { id } = await h.enqueue(text);
+async function doneJob(text = 'Some text.', output?: JobOutput): Promise<string> {
+  const { id } = await h.enqueue(text, PROSODY, output);
   await h.ended(id);
   return id;
+}
+
+/** The stored file audio() answers with (it must be one). */
+async function storedFile(id: string, request: FormatQuery = {}): Promise<string> {
+  const audio = await jobs.audio(id, request);
+  if (audio.kind !== 'file') throw new Error(`expected a stored file, got ${audio.kind}`);
+  return audio.file;
+}
+
+async function bytesOf(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const part of body) parts.push(part);
+  return Buffer.concat(parts);
 }
 
 describe('JobService', () => {
@@ -54,7 +70,7 @@ describe('JobService', () => {
 
     h.engine.behaviour = () => 'speak';
     const id = await doneJob();
-    const audio = await jobs.audioFile(id);
+    const audio = await storedFile(id);
     expect(existsSync(audio)).toBe(true);
     expect(await jobs.cancelOrDelete(id)).toBeNull();
     expect(existsSync(audio)).toBe(false);
@@ -74,15 +90,55 @@ describe('JobService', () => {
   it('serves audio only when it is there: not finished (retry after 1 s), failed, missing', async () => {
     h.engine.behaviour = () => 'hang';
     const { id: running } = await h.enqueue('Waits.');
-    await expect(jobs.audioFile(running)).rejects.toMatchObject({ code: 'job_not_finished', status: 409, retryAfterS: 1 });
+    await expect(jobs.audio(running)).rejects.toMatchObject({ code: 'job_not_finished', status: 409, retryAfterS: 1 });
     h.runner.cancel(running);
-    await expect(jobs.audioFile(running)).rejects.toMatchObject({ code: 'job_failed' });
+    await expect(jobs.audio(running)).rejects.toMatchObject({ code: 'job_failed' });
 
     h.engine.behaviour = () => 'speak';
     const id = await doneJob();
-    await rm(await jobs.audioFile(id));
+    await rm(await storedFile(id));
     await expect(jobs.peaksFile(id)).rejects.toMatchObject({ code: 'audio_missing', status: 410 });
     expect(await jobs.get(id)).toMatchObject({ status: 'done', audio_unavailable: { code: 'audio_missing' } });
+  });
+
+  it('sends a job in its own format as its stored file, and in another encoded from its WAV', async () => {
+    const id = await doneJob();
+    expect(await storedFile(id)).toBe(h.runner.files.audioFile(id, 'wav'));
+    expect(await storedFile(id, { format: 'wav' })).toBe(h.runner.files.audioFile(id, 'wav'));
+    const mp3 = await jobs.audio(id, { format: 'mp3', bitrate_kbps: 32 });
+    if (mp3.kind !== 'encoded') throw new Error('expected encoded audio');
+    expect(mp3.format).toBe('mp3');
+    const bytes = await bytesOf(mp3.body);
+    expect(bytes.subarray(0, 3).toString('latin1') === 'ID3' || bytes[0] === 0xff).toBe(true);
+    await expect(jobs.audio(id, { format: 'wav', bitrate_kbps: 64 })).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+
+  it('sends a compressed job only as stored, unless it keeps its WAV or is pcm', async () => {
+    const mp3 = await doneJob('Some text.', { format: 'mp3', bitrateKbps: 64, keepWav: false });
+    expect(await storedFile(mp3, { format: 'mp3' })).toBe(h.runner.files.audioFile(mp3, 'mp3'));
+    for (const request of [{ format: 'wav' }, { format: 'mp3', bitrate_kbps: 32 }] as const) {
+      const refusal = jobs.audio(mp3, request);
+      await expect(refusal).rejects.toMatchObject({ code: 'format_unavailable', status: 409 });
+      await expect(refusal).rejects.toThrow(/only as mp3 at 64 kbps .* keep_wav/);
+    }
+
+    const kept = await doneJob('Some text.', { format: 'ogg', bitrateKbps: 24, keepWav: true });
+    expect(await storedFile(kept, { format: 'wav' })).toBe(h.runner.files.audioFile(kept, 'wav'));
+    expect((await jobs.audio(kept, { format: 'flac' })).kind).toBe('encoded');
+    // the kept WAV gone: an answer for it, but the job's own audio stands
+    await rm(h.runner.files.audioFile(kept, 'wav'));
+    await expect(jobs.audio(kept, { format: 'flac' })).rejects.toMatchObject({ code: 'audio_missing' });
+    expect((await jobs.get(kept)).audio_unavailable).toBeUndefined();
+
+    const pcm = await doneJob('Some text.', { format: 'pcm', bitrateKbps: undefined, keepWav: false });
+    const wav = await jobs.audio(pcm, { format: 'wav' });
+    if (wav.kind !== 'encoded') throw new Error('expected encoded audio');
+    const file = await bytesOf(wav.body);
+    // the pcm file's samples at 24 kHz, behind a streamed WAV header
+    expect(parseWav(file).sampleRate).toBe(24_000);
+    expect(file.length - 44).toBe((await readFile(h.runner.files.audioFile(pcm, 'pcm'))).length);
+    expect((await jobs.get(pcm)).audio?.formats).toContain('wav');
+    expect(FAKE_SAMPLE_RATE).not.toBe(24_000); // so the test shows the rate is pcm's, not the voice's
   });
 
   it('sets the expiry of new jobs from the retention read at that moment', () => {

@@ -2,6 +2,8 @@ import {
   ApiError,
   checkTitle,
   codePoints,
+  outputChoice,
+  type FormatQuery,
   JOB_PAGE,
   JOB_SEARCH_MAX_CHARS,
   type Job,
@@ -10,6 +12,7 @@ import {
   type JobListQuery,
   type JobStatus,
   type JobTimings,
+  type OutputFormat,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
@@ -19,7 +22,12 @@ import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
 import { jobTimings } from '../jobs/timings';
-import { isExpired, toJobView } from '../jobs/view';
+import { sampleSource, transcode } from '../jobs/transcode';
+import { hasWav, isExpired, toJobView } from '../jobs/view';
+
+/** A finished job's audio as it is sent: a stored file (Range requests work), or encoded as it goes. */
+export type JobAudio =
+  { kind: 'file'; file: string; format: OutputFormat } | { kind: 'encoded'; format: OutputFormat; body: AsyncIterable<Uint8Array> };
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -109,18 +117,45 @@ export class JobService {
     return toJobView(retried);
   }
 
-  /** The path of a finished job's WAV file, or the reason there is none. */
-  async audioFile(id: string): Promise<string> {
-    await this.playableRow(id);
-    return this.runner.files.audioFile(id);
+  /**
+   * A finished job's audio in the format asked (default: its own): its stored file (its own
+   * format, or its WAV kept beside it), else encoded afresh from its samples as it is sent; or why
+   * it cannot be (409 format_unavailable: the job keeps only compressed audio).
+   */
+  async audio(id: string, request: FormatQuery = {}): Promise<JobAudio> {
+    const row = await this.playableRow(id);
+    const output = outputChoice({ format: request.format ?? row.format, bitrate_kbps: request.bitrate_kbps });
+    const { files } = this.runner;
+    const asStored = output.format === row.format && (request.bitrate_kbps ?? row.bitrate_kbps) === row.bitrate_kbps;
+    if (asStored) return { kind: 'file', file: files.audioFile(id, row.format), format: row.format };
+    if (output.format === 'wav' && hasWav(row)) return { kind: 'file', file: files.audioFile(id, 'wav'), format: 'wav' };
+    const source = sampleSource(files, row);
+    if (!source) {
+      const bitrate = row.bitrate_kbps === null ? '' : ` at ${row.bitrate_kbps} kbps`;
+      throw new ApiError(
+        'format_unavailable',
+        `Job ${id} keeps its audio only as ${row.format}${bitrate} (it was queued without keep_wav): ask for format=${row.format} without bitrate_kbps, or queue it with keep_wav: true to have it in any format.`,
+      );
+    }
+    try {
+      return { kind: 'encoded', format: output.format, body: await transcode(source, output) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.audioMissing(id, 'wav');
+      throw error;
+    }
   }
 
   /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
   async peaksFile(id: string): Promise<string> {
-    await this.playableRow(id);
+    const row = await this.playableRow(id);
     return this.peaks.ensure(id).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw this.audioMissing(id);
-      throw error;
+      if (error.code !== 'ENOENT') throw error;
+      if (hasWav(row)) throw this.audioMissing(id);
+      // its audio is there, but Orator has no decoder for its format to compute them again
+      throw new ApiError(
+        'audio_missing',
+        `The peaks file of job ${id} was removed outside Orator, and its ${row.format} audio cannot be read back to compute them.`,
+      );
     });
   }
 
@@ -135,12 +170,19 @@ export class JobService {
   }
 
   /**
-   * Records that a done job's WAV is gone and returns the answer for it (410 audio_missing); audio
-   * past its retention was deleted by Orator (410 audio_expired).
+   * Records that a done job's audio is gone and returns the answer for it (410 audio_missing); audio
+   * past its retention was deleted by Orator (410 audio_expired). A missing WAV kept beside a job's
+   * own audio is answered alike but not recorded: the job's own file may still be there.
    */
-  audioMissing(id: string): ApiError {
+  audioMissing(id: string, format?: OutputFormat): ApiError {
     const row = this.store.get(id);
     if (row && isExpired(row)) return expired(row);
+    if (row && format !== undefined && format !== row.format) {
+      return new ApiError(
+        'audio_missing',
+        `The WAV kept beside job ${id}'s ${row.format} audio was removed outside Orator; ask for format=${row.format}.`,
+      );
+    }
     const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
     this.store.markAudioMissing(id, message);
     return new ApiError('audio_missing', message);
@@ -174,7 +216,7 @@ export class JobService {
   /** A done job whose WAV was removed behind Orator's back is recorded as such when it is next looked at. */
   private async withAudioChecked(row: JobRow): Promise<JobRow> {
     if (row.state !== 'done' || row.audio_bytes === null || isExpired(row)) return row;
-    if (await fileExists(this.runner.files.audioFile(row.id))) return row;
+    if (await fileExists(this.runner.files.audioFile(row.id, row.format))) return row;
     this.audioMissing(row.id);
     return this.store.get(row.id)!;
   }

@@ -23,9 +23,9 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 function samplesOf(audio: InlineAudio): Int16Array {
-  const info = parseWav(audio.wav);
+  const info = parseWav(audio.audio);
   expect(info.sampleRate).toBe(FAKE_SAMPLE_RATE);
-  return new Int16Array(audio.wav.buffer, audio.wav.byteOffset + WAV_HEADER_BYTES, info.dataBytes / 2);
+  return new Int16Array(audio.audio.buffer, audio.audio.byteOffset + WAV_HEADER_BYTES, info.dataBytes / 2);
 }
 
 describe('SynthesisService', () => {

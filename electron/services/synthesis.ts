@@ -1,5 +1,16 @@
-import { ApiError, codePoints, OPTION_RANGES, type Job, type PreviewBody, type SynthesizeBody } from '../contract';
-import { durationSeconds, encodeWav } from '../audio/wav';
+import {
+  ApiError,
+  codePoints,
+  OPTION_RANGES,
+  outputChoice,
+  type Job,
+  type OutputChoice,
+  type OutputFormat,
+  type PreviewBody,
+  type SynthesizeBody,
+} from '../contract';
+import { encodeWhole } from '../audio/encode/encoder';
+import { durationSeconds } from '../audio/wav';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import type { JobRunner } from '../jobs/runner';
 import type { SpeakingVoice } from '../lexicon/rewrite';
@@ -33,7 +44,9 @@ export interface SynthesisLimits {
 
 export interface InlineAudio {
   kind: 'inline';
-  wav: Buffer;
+  /** The whole file, in `format`. */
+  audio: Buffer;
+  format: OutputFormat;
   engine: string;
   voice: string;
   durationS: number;
@@ -63,29 +76,45 @@ export class SynthesisService {
     }
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
+    const output = outputChoice(body);
     if (body.mode === 'job' || length > inlineThreshold) {
       const spoken = spokenBy(this.lexicon, resolved);
-      return { kind: 'job', job: toJobView(await this.runner.enqueue(resolved, text, options, this.expiryOfNewJob(), spoken)) };
+      const job = await this.runner.enqueue(
+        resolved,
+        text,
+        options,
+        this.expiryOfNewJob(),
+        { ...output, keepWav: body.keep_wav ?? false },
+        spoken,
+      );
+      return { kind: 'job', job: toJobView(job) };
     }
-    return this.inline(resolved, text, options);
+    return this.inline(resolved, text, options, output);
   }
 
   async preview(body: PreviewBody): Promise<InlineAudio> {
     const resolved = this.registry.resolve(body);
+    const output = outputChoice(body);
     const text = body.text === undefined ? sampleSentence(resolved.voice.language) : withoutControls(body.text);
     const length = codePoints(text);
     const { previewMaxChars } = this.limits();
     if (length > previewMaxChars) {
       throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${previewMaxChars}.`);
     }
-    return this.inline(resolved, text, prosody(body));
+    return this.inline(resolved, text, prosody(body), output);
   }
 
-  private async inline(resolved: ResolvedVoice, text: string, options: ReturnType<typeof prosody>): Promise<InlineAudio> {
+  private async inline(
+    resolved: ResolvedVoice,
+    text: string,
+    options: ReturnType<typeof prosody>,
+    output: OutputChoice,
+  ): Promise<InlineAudio> {
     const pcm = await resolved.synthesize({ text: spokenBy(this.lexicon, resolved)(text), ...options }, { lane: 'interactive' });
     return {
       kind: 'inline',
-      wav: encodeWav(pcm),
+      audio: await encodeWhole(output.format, pcm, output.bitrateKbps),
+      format: output.format,
       engine: resolved.adapter.id,
       voice: resolved.voice.id,
       durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),

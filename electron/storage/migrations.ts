@@ -50,4 +50,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE chunks ADD COLUMN sentences TEXT;
   ALTER TABLE chunks ADD COLUMN sentence_samples TEXT;
   `,
+  // 5: each job's output format: encoded as its chunks arrive, its WAV kept beside it only if asked
+  `
+  ALTER TABLE jobs ADD COLUMN format TEXT NOT NULL DEFAULT 'wav';
+  ALTER TABLE jobs ADD COLUMN bitrate_kbps INTEGER;
+  ALTER TABLE jobs ADD COLUMN keep_wav INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

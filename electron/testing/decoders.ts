@@ -135,3 +135,21 @@ export function readMp4Audio(bytes: Uint8Array): {
   });
   return { ...ready, adts: Buffer.concat(frames) };
 }
+
+/** Where each container puts its magic number; raw PCM has none. */
+const MAGIC: Partial<Record<AudioFormat, [number, string]>> = {
+  wav: [0, 'RIFF'],
+  ogg: [0, 'OggS'],
+  flac: [0, 'fLaC'],
+  m4a: [4, 'ftyp'],
+};
+
+/** Whether `bytes` start as a file of `format` does: its magic number, or an MPEG audio frame sync for MP3. */
+export function hasContainerMagic(format: AudioFormat, bytes: Uint8Array): boolean {
+  if (format === 'mp3') return bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0;
+  if (format === 'aac') return bytes[0] === 0xff && (bytes[1]! & 0xf0) === 0xf0;
+  const magic = MAGIC[format];
+  if (!magic) return true;
+  const [offset, text] = magic;
+  return Buffer.from(bytes.subarray(offset, offset + text.length)).toString('ascii') === text;
+}

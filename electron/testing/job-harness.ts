@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EngineRegistry } from '../engines/registry';
+import type { JobOutput } from '../jobs/admission';
 import { DiskBudget } from '../jobs/disk-budget';
 import type { JobChange } from '../jobs/events';
 import { JobRunner, type RunnerOptions } from '../jobs/runner';
@@ -17,6 +18,8 @@ import { FakeEngine } from './fake-engine';
 export type JobHarness = Awaited<ReturnType<typeof startJobHarness>>;
 
 export const PROSODY = { rate: 1, pitch: 1, volume: 1 };
+/** A job's output unless told: a WAV, as the API's default. */
+export const WAV_OUTPUT: JobOutput = { format: 'wav', bitrateKbps: undefined, keepWav: false };
 
 /** A runner started on a fake engine, one chunk at a time unless told; `close()` stops it and removes its data dir. */
 export async function startJobHarness(options: Partial<Pick<RunnerOptions, 'concurrency' | 'maxQueuedJobs' | 'maxQueuedChars'>> = {}) {
@@ -50,7 +53,8 @@ export async function startJobHarness(options: Partial<Pick<RunnerOptions, 'conc
     runner,
     /** Every change the runner emitted, in order. */
     changes,
-    enqueue: (text: string, prosody = PROSODY) => runner.enqueue(registry.resolve({ voice: engine.voiceId }), text, prosody),
+    enqueue: (text: string, prosody = PROSODY, output: JobOutput = WAV_OUTPUT) =>
+      runner.enqueue(registry.resolve({ voice: engine.voiceId }), text, prosody, null, output),
     /** Event types emitted for one job, in order. */
     eventsOf: (id: string) => changes.filter((c) => c.job.id === id).map((c) => c.type),
     /** Resolves with the job's row once it is done or failed. */

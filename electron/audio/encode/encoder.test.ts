@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { espeakWasm } from '../../engines/espeak-ng/wasm';
 import type { Pcm } from '../pcm';
-import { decodeIndependently, readMp4Audio, adtsHeader } from '../../testing/decoders';
+import { adtsHeader, decodeIndependently, hasContainerMagic, readMp4Audio } from '../../testing/decoders';
 import { prose } from '../../testing/prose';
 import { concatBytes } from './sink';
 import { createEncoder, EncoderOptionError, type StreamingEncoder } from './encoder';
@@ -136,22 +136,12 @@ describe('streaming encoders, checked by independent decoders', () => {
   });
 
   it('puts a magic number where each format wants one', async () => {
-    const magic: Partial<Record<AudioFormat, [number, string]>> = {
-      wav: [0, 'RIFF'],
-      ogg: [0, 'OggS'],
-      flac: [0, 'fLaC'],
-      m4a: [4, 'ftyp'],
-    };
-    for (const [format, [offset, text]] of Object.entries(magic)) {
-      const { file } = await encode(
-        await createEncoder(format as AudioFormat, { sampleRate: 22050 }),
-        speech.samples.subarray(0, 22050),
-        22050,
-      );
-      expect(Buffer.from(file.subarray(offset, offset + 4)).toString('ascii')).toBe(text);
+    for (const format of AUDIO_FORMATS) {
+      const { file } = await encode(await createEncoder(format, { sampleRate: 22050 }), speech.samples.subarray(0, 22050), 22050);
+      expect(hasContainerMagic(format, file)).toBe(true);
+      // a check that can fail: the bytes of another format do not pass for this one
+      if (format !== 'pcm') expect(hasContainerMagic(format, new Uint8Array(16))).toBe(false);
     }
-    const mp3 = await encode(await createEncoder('mp3', { sampleRate: 22050 }), speech.samples.subarray(0, 22050), 22050);
-    expect([mp3.file[0], mp3.file[1]! & 0xe0]).toEqual([0xff, 0xe0]); // an MPEG audio frame sync
   });
 });
 

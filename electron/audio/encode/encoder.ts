@@ -3,6 +3,9 @@
  * get back the encoded bytes ready so far, finish() for the tail. Nothing keeps the whole audio:
  * an hour is encoded in the memory of a few seconds. Formats and defaults: docs/formats.md.
  */
+import { bitrateProblem } from '../../contract/formats';
+import type { Pcm } from '../pcm';
+import { encodeWav } from '../wav';
 import { AUDIO_FORMATS, FORMATS, encodedSampleRate, isAudioFormat, type AudioFormat } from './formats';
 import { mp3Sink } from './mp3-sink';
 import { oggOpusSink } from './ogg-opus-sink';
@@ -85,6 +88,42 @@ export async function createEncoder(format: AudioFormat, options: EncoderOptions
   };
 }
 
+/** Encodes audio held whole in memory (an inline answer); a WAV gets its exact length in its header. */
+export async function encodeWhole(format: AudioFormat, pcm: Pcm, bitrateKbps?: number): Promise<Buffer> {
+  if (format === 'wav') {
+    checkOptions(format, { sampleRate: pcm.sampleRate, bitrateKbps });
+    return encodeWav(pcm);
+  }
+  const encoder = await createEncoder(format, { sampleRate: pcm.sampleRate, bitrateKbps });
+  try {
+    const body = await encoder.push(pcm.samples);
+    return Buffer.concat([body, await encoder.finish()]);
+  } finally {
+    await encoder.close();
+  }
+}
+
+/**
+ * Encodes samples as they are read (a stored WAV sent in another format): yields the bytes of each
+ * piece. Stopping early (the client went away) releases the encoder.
+ */
+export async function* encodeStream(
+  format: AudioFormat,
+  options: EncoderOptions,
+  samples: AsyncIterable<Int16Array>,
+): AsyncGenerator<Uint8Array> {
+  const encoder = await createEncoder(format, options);
+  try {
+    for await (const piece of samples) {
+      const bytes = await encoder.push(piece);
+      if (bytes.length > 0) yield bytes;
+    }
+    yield await encoder.finish();
+  } finally {
+    await encoder.close();
+  }
+}
+
 function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
   switch (format) {
     case 'wav':
@@ -102,20 +141,12 @@ function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefi
 }
 
 /** Validates the options; returns the bitrate to use (lossy formats), in kbps. */
-function checkOptions(format: AudioFormat, options: EncoderOptions): number | undefined {
+export function checkOptions(format: AudioFormat, options: EncoderOptions): number | undefined {
   if (!isAudioFormat(format)) throw new EncoderOptionError(`Unknown audio format "${format}"; known: ${AUDIO_FORMATS.join(', ')}`);
   if (!Number.isInteger(options.sampleRate) || options.sampleRate < 1 || options.sampleRate > MAX_SAMPLE_RATE) {
     throw new EncoderOptionError(`The sample rate must be a whole number of Hz from 1 to ${MAX_SAMPLE_RATE}, not ${options.sampleRate}`);
   }
-  const range = FORMATS[format].bitrate;
-  if (!range) {
-    if (options.bitrateKbps !== undefined) throw new EncoderOptionError(`${format} is not lossy: it takes no bitrate`);
-    return undefined;
-  }
-  const kbps = options.bitrateKbps ?? range.defaultKbps;
-  if (range.choices ? !range.choices.includes(kbps) : !Number.isInteger(kbps) || kbps < range.minKbps || kbps > range.maxKbps) {
-    const allowed = range.choices ? `one of ${range.choices.join(', ')}` : `a whole number from ${range.minKbps} to ${range.maxKbps}`;
-    throw new EncoderOptionError(`The ${format} bitrate must be ${allowed} kbps, not ${kbps}`);
-  }
-  return kbps;
+  const problem = bitrateProblem(format, options.bitrateKbps);
+  if (problem) throw new EncoderOptionError(problem);
+  return options.bitrateKbps ?? FORMATS[format].bitrate?.defaultKbps;
 }

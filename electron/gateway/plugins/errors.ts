@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, OPTION_RANGES, type OptionName } from '../../contract';
+import { ApiError, BITRATE_RULES, OPTION_RANGES, type OptionName } from '../../contract';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -112,12 +112,16 @@ function describeValidation(error: FastifyError): string {
     const range = OPTION_RANGES[field as OptionName];
     return `"${field}" must be a number from ${range.min} to ${range.max} (1 is normal).`;
   }
+  if (field === 'bitrate_kbps') return `"bitrate_kbps" must be a whole number of kbps that suits the format (${BITRATE_RULES}).`;
   const range = numericRange((first as { parentSchema?: unknown }).parentSchema);
   if (range) return `"${field}" must be ${range}.`;
   if (field === 'text') return '"text" must be a string with at least one character that is not whitespace or a control character.';
-  const allowed = error
-    .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-    .map((e) => JSON.stringify(e.params.allowedValue));
+  const allowed =
+    first.keyword === 'enum'
+      ? (params.allowedValues as unknown[]).map((value) => JSON.stringify(value))
+      : error
+          .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+          .map((e) => JSON.stringify(e.params.allowedValue));
   if (allowed.length) return `"${field}" must be one of ${allowed.join(', ')}.`;
   return `"${field || error.validationContext}" ${first.message ?? 'is invalid'}.`;
 }

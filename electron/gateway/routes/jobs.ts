@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import {
+  AUDIO_MEDIA,
   ErrorBody,
+  FormatQuery,
   Job,
   JobAccepted,
   jobAudioFileName,
@@ -91,11 +94,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.get('/jobs/:id/audio', {
     schema: {
       tags: ['jobs'],
-      summary: 'The finished audio (supports Range requests)',
+      summary: 'The finished audio: its stored file (Range requests work) or, with ?format=, encoded as it is sent',
       params: JobParams,
+      querystring: FormatQuery,
       response: {
-        200: audioResponse('The whole WAV file'),
-        206: audioResponse('The requested byte range'),
+        200: audioResponse('The whole file, in the format asked'),
+        206: audioResponse('The requested byte range of a stored file'),
+        400: ErrorBody,
         404: ErrorBody,
         409: ErrorBody,
         410: ErrorBody,
@@ -103,11 +108,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
     },
     handler: async (request, reply) => {
       const { id } = request.params;
-      const file = await jobs.audioFile(id);
-      request.onMissingFile = () => jobs.audioMissing(id);
-      return reply
-        .header('content-disposition', `attachment; filename="${jobAudioFileName(id)}"`)
-        .sendFile(path.basename(file), path.dirname(file), { acceptRanges: true, cacheControl: false, etag: true, lastModified: true });
+      const audio = await jobs.audio(id, request.query);
+      reply
+        .type(AUDIO_MEDIA[audio.format].contentType)
+        .header('content-disposition', `attachment; filename="${jobAudioFileName(id, audio.format)}"`);
+      // encoded as it goes: its length and bytes are not known ahead, so no ranges
+      if (audio.kind === 'encoded') return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+      request.onMissingFile = () => jobs.audioMissing(id, audio.format);
+      // the format's own type, not one guessed from the extension (.pcm, .flac)
+      return reply.sendFile(path.basename(audio.file), path.dirname(audio.file), {
+        acceptRanges: true,
+        cacheControl: false,
+        contentType: false,
+        etag: true,
+        lastModified: true,
+      });
     },
   });
 

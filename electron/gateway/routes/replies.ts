@@ -1,9 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import { jobPath } from '../../contract';
+import { AUDIO_MEDIA, jobPath, OUTPUT_FORMATS } from '../../contract';
 
-/** An OpenAPI answer that is a file of audio. */
+/** An OpenAPI answer that is a file of audio, in any of the API's formats. */
 export function audioResponse(description: string) {
-  return { description, content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } };
+  const file = { schema: { type: 'string', format: 'binary' } };
+  return { description, content: Object.fromEntries(OUTPUT_FORMATS.map((format) => [AUDIO_MEDIA[format].contentType, file])) };
 }
 
 /** The receipt of a job taken up (a long text, a retry): 202, with where to follow it. */

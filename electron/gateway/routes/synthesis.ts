@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { ApiError, AUDIO_HEADERS, ErrorBody, JobAccepted, PreviewBody, SynthesizeBody } from '../../contract';
+import { ApiError, AUDIO_HEADERS, AUDIO_MEDIA, ErrorBody, JobAccepted, PreviewBody, speechFileName, SynthesizeBody } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
 import { audioResponse, sendJobAccepted } from './replies';
 
-const wavResponse = audioResponse('The audio, inline: 16-bit PCM mono WAV');
+const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV)');
 const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
   return reply
     .code(200)
-    .type('audio/wav')
+    .type(AUDIO_MEDIA[audio.format].contentType)
+    .header('content-disposition', `inline; filename="${speechFileName(audio.format)}"`)
     .header(AUDIO_HEADERS.engine, audio.engine)
     .header(AUDIO_HEADERS.voice, audio.voice)
     .header(AUDIO_HEADERS.duration, audio.durationS.toFixed(3))
-    .send(audio.wav);
+    .send(audio.audio);
 }
 
 export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService }> = async (app, { synthesis }) => {
@@ -28,9 +29,9 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
   app.post('/synthesize', {
     schema: {
       tags: ['synthesis'],
-      summary: 'Speak text: inline WAV (200) up to the inline threshold, else a queued job (202)',
+      summary: 'Speak text: inline audio (200) up to the inline threshold, else a queued job (202)',
       body: SynthesizeBody,
-      response: { 200: wavResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
+      response: { 200: inlineResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
     },
     handler: async (request, reply) => {
       const result = await synthesis.synthesize(request.body);
@@ -43,7 +44,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       tags: ['synthesis'],
       summary: 'A short inline sample of a voice (its sample sentence unless `text` is given)',
       body: PreviewBody,
-      response: { 200: wavResponse, ...errors },
+      response: { 200: inlineResponse, ...errors },
     },
     handler: async (request, reply) => sendInline(reply, await synthesis.preview(request.body)),
   });

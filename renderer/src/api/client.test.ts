@@ -75,6 +75,11 @@ describe('OratorClient against the gateway', () => {
     expect((await client.listJobs({ limit: 5 })).jobs.map((j) => j.job_id)).toContain(id);
     const wav = await client.jobAudio(id);
     expect(wav.size).toBe(job.audio!.bytes);
+    // in another format, encoded as it is sent; the player's URL asks alike
+    const ogg = await client.jobAudio(id, undefined, 'ogg');
+    expect(ogg.type).toBe('audio/ogg');
+    expect(new TextDecoder().decode((await ogg.arrayBuffer()).slice(0, 4))).toBe('OggS');
+    expect(client.jobAudioUrl(id, 'wav')).toMatch(new RegExp(`/jobs/${id}/audio\\?format=wav$`));
 
     // Deleting a finished job removes it.
     expect(await client.deleteJob(id)).toBeNull();

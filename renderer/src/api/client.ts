@@ -12,6 +12,7 @@ import {
   JOB_EVENT_TYPES,
   JobAccepted,
   jobAudioPath,
+  type OutputFormat,
   jobEventsPath,
   JobList,
   jobPath,
@@ -187,13 +188,14 @@ export class OratorClient {
     return checked<JobTimings>(JobTimings, await this.json(jobTimingsPath(id)), 'timings');
   }
 
-  jobAudioUrl(id: string): string {
-    return this.url(jobAudioPath(id));
+  /** A finished job's audio: in its own format, or encoded in `format` as it is sent (docs/formats.md). */
+  jobAudioUrl(id: string, format?: OutputFormat): string {
+    return this.url(jobAudioQuery(id, format));
   }
 
-  /** The whole WAV of a finished job, for downloads and for players that cannot stream. */
-  async jobAudio(id: string, signal?: AbortSignal): Promise<Blob> {
-    return (await this.send(jobAudioPath(id), { signal })).blob();
+  /** The whole audio of a finished job, for downloads and for players that cannot stream. */
+  async jobAudio(id: string, signal?: AbortSignal, format?: OutputFormat): Promise<Blob> {
+    return (await this.send(jobAudioQuery(id, format), { signal })).blob();
   }
 
   /**
@@ -286,3 +288,5 @@ async function inlineAudio(response: Response): Promise<InlineAudio> {
     durationS: Number.isFinite(durationS) ? durationS : 0,
   };
 }
+
+const jobAudioQuery = (id: string, format: OutputFormat | undefined) => jobAudioPath(id) + (format ? `?format=${format}` : '');

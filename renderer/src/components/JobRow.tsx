@@ -38,7 +38,7 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
     if (!client) return;
     setDownloadError(null);
     try {
-      saveBlob(await client.jobAudio(id), jobAudioFileName(id));
+      saveBlob(await client.jobAudio(id), jobAudioFileName(id, job.audio?.format));
     } catch (error) {
       setDownloadError(describeError(error));
     }

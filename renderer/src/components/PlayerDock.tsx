@@ -81,7 +81,7 @@ function Player({ source }: { source: PlayerSource }) {
     setDownloadFailure(null);
     try {
       if (source.kind === 'audio') saveBlob(source.audio.blob, audioFileName(source.audio.voice));
-      else if (client) saveBlob(await client.jobAudio(source.jobId), jobAudioFileName(source.jobId));
+      else if (client) saveBlob(await client.jobAudio(source.jobId), jobAudioFileName(source.jobId, source.job.audio?.format));
     } catch (error) {
       setDownloadFailure({ key: source.key, message: describeError(error) });
     }

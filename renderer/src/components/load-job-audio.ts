@@ -17,12 +17,22 @@ export async function loadJobAudio(ws: WaveSurfer, client: OratorClient, job: Jo
   const channel = [peaks.peaks];
   const duration = peaks.duration_s;
 
+  const format = playableFormat(job);
   if (await canStreamJobAudio(client.connection)) {
-    await ws.load(client.jobAudioUrl(job.job_id), channel, duration);
+    await ws.load(client.jobAudioUrl(job.job_id, format), channel, duration);
     return 'stream';
   }
-  const blob = await client.jobAudio(job.job_id, signal);
+  const blob = await client.jobAudio(job.job_id, signal, format);
   if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
   await ws.loadBlob(blob, channel, duration);
   return 'file';
+}
+
+/**
+ * The format the player asks for: the job's own file (WAV, MP3, Ogg Opus, FLAC and AAC in MP4 all
+ * play in Chromium, with Range requests), but raw pcm, which no media element plays, is asked for
+ * as a WAV encoded as it is sent.
+ */
+export function playableFormat(job: Job): 'wav' | undefined {
+  return job.audio?.format === 'pcm' ? 'wav' : undefined;
 }

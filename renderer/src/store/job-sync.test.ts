@@ -13,6 +13,8 @@ const job = (done: number, status: Job['status'] = 'running'): Job => ({
   engine: 'espeak-ng',
   voice: 'espeak-ng:en-us',
   characters: 2000,
+  format: 'wav',
+  keep_wav: false,
   created_at: '2026-01-01T00:00:00.000Z',
 });
 

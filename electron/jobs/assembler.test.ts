@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseWav, WAV_HEADER_BYTES } from '../audio/wav';
+import { decodeIndependently } from '../testing/decoders';
+import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
+import type { JobOutput } from './admission';
+import { JobAssembler } from './assembler';
+import type { WrittenAudio } from './audio-writer';
+
+// JobAssembler on its own: the test saves chunk files (out of order) and tells it, as the runner does; no engine.
+
+let h: JobHarness;
+let assembler: JobAssembler;
+let done: Map<string, WrittenAudio>;
+let failed: Map<string, unknown>;
+let settled: () => void;
+let anyEnd: Promise<void>;
+
+function expectEnd() {
+  anyEnd = new Promise((resolve) => (settled = resolve));
+}
+
+beforeEach(async () => {
+  h = await startJobHarness();
+  h.runner.pause(); // the test plays the chunk worker
+  done = new Map();
+  failed = new Map();
+  expectEnd();
+  assembler = new JobAssembler(
+    { store: h.store, files: h.runner.files, disk: h.disk },
+    {
+      done: async (id, audio) => {
+        done.set(id, audio);
+        settled();
+      },
+      failed: (id, error) => {
+        failed.set(id, error);
+        settled();
+      },
+    },
+  );
+});
+afterEach(async () => {
+  await assembler.stopAll();
+  await h.close();
+});
+
+const RATE = 8000;
+const PAUSE = (0.7 * RATE) | 0; // between paragraphs: 700 ms
+
+async function job(paragraphs: number, output?: JobOutput): Promise<string> {
+  const text = Array.from({ length: paragraphs }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+  const { id } = await h.enqueue(text, PROSODY, output);
+  h.store.transition(id, 'running');
+  return id;
+}
+
+/** Saves chunk idx as the runner does (its file, its row), at level 100 * (idx + 1), and tells the assembler. */
+async function save(id: string, idx: number, length: number, tell = true): Promise<void> {
+  const samples = new Int16Array(length).fill(100 * (idx + 1));
+  await h.runner.files.writeChunk(id, idx, samples);
+  h.store.chunkDone(id, idx, { samples: samples.length, sampleRate: RATE, sentences: null });
+  if (tell) assembler.chunkSaved(id, { idx, samples });
+}
+
+const audioFiles = async (id: string) =>
+  (await readdir(h.runner.files.audioDir())).filter((f) => f.startsWith(id)).map((f) => f.slice(id.length));
+
+describe('JobAssembler', () => {
+  it('joins chunks saved out of order in index order, pauses between them, and writes nothing before the first', async () => {
+    const id = await job(3);
+    await save(id, 2, 4);
+    await save(id, 1, 2);
+    expect(await audioFiles(id)).toEqual([]); // chunk 0 is not in: nothing to write yet
+    await save(id, 0, 3);
+    await anyEnd;
+    const wav = await readFile(h.runner.files.audioFile(id, 'wav'));
+    const info = parseWav(wav);
+    expect(info.sampleRate).toBe(RATE);
+    const samples = [...new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, info.dataBytes / 2)];
+    const pause = new Array<number>(PAUSE).fill(0);
+    expect(samples).toEqual([...[100, 100, 100], ...pause, ...[200, 200], ...pause, ...[300, 300, 300, 300]]);
+    expect(done.get(id)).toEqual({ bytes: wav.length, dataBytes: 2 * samples.length });
+    const peaks = JSON.parse(await readFile(h.runner.files.peaksFile(id), 'utf8')) as { duration_s: number; sample_rate: number };
+    expect(peaks).toMatchObject({ duration_s: samples.length / RATE, sample_rate: RATE });
+    expect((await audioFiles(id)).sort()).toEqual(['.peaks.v2.json', '.wav']);
+  });
+
+  it('writes a compressed job and its kept WAV in the same pass, published only when whole', async () => {
+    const id = await job(2, { format: 'mp3', bitrateKbps: 32, keepWav: true });
+    await save(id, 0, RATE);
+    await expect.poll(() => audioFiles(id)).toEqual(expect.arrayContaining(['.mp3.partial', '.wav.partial']));
+    expect(done.size).toBe(0);
+    await save(id, 1, RATE);
+    await anyEnd;
+    expect((await audioFiles(id)).sort()).toEqual(['.mp3', '.peaks.v2.json', '.wav']);
+    const mp3 = await readFile(h.runner.files.audioFile(id, 'mp3'));
+    expect(done.get(id)).toEqual({ bytes: mp3.length, dataBytes: 2 * (2 * RATE + PAUSE) });
+    const decoded = await decodeIndependently('mp3', mp3);
+    // two seconds and a pause, plus LAME's delay and padding
+    expect(decoded.seconds).toBeGreaterThanOrEqual(2.7);
+    expect(decoded.seconds).toBeLessThan(2.85);
+  });
+
+  it('takes up a job from its saved chunks alone (a restart): told with no samples, it reads them back', async () => {
+    const id = await job(2, { format: 'flac', bitrateKbps: undefined, keepWav: false });
+    await save(id, 0, 500, false);
+    await save(id, 1, 700, false);
+    assembler.chunkSaved(id);
+    await anyEnd;
+    expect(done.get(id)?.dataBytes).toBe(2 * (500 + PAUSE + 700));
+    expect((await decodeIndependently('flac', await readFile(h.runner.files.audioFile(id, 'flac')))).seconds).toBeCloseTo(0.85, 3);
+  });
+
+  it('fails the job, publishing nothing, when a chunk file it must read back is missing', async () => {
+    const id = await job(2);
+    await save(id, 0, 10, false);
+    await save(id, 1, 10, false);
+    await h.runner.files.removeChunks(id);
+    assembler.chunkSaved(id);
+    await anyEnd;
+    expect((failed.get(id) as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(done.size).toBe(0);
+    expect(existsSync(h.runner.files.audioFile(id, 'wav'))).toBe(false);
+  });
+
+  it('stops a dropped job without finishing it', async () => {
+    const id = await job(2, { format: 'ogg', bitrateKbps: 24, keepWav: false });
+    await save(id, 0, RATE);
+    await expect.poll(() => audioFiles(id)).toEqual(['.ogg.partial']);
+    await assembler.drop(id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(done.size + failed.size).toBe(0);
+    expect(await audioFiles(id)).toEqual(['.ogg.partial']); // for the runner's clean-up to remove
+  });
+});

@@ -1,0 +1,156 @@
+import { open, rename, type FileHandle } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
+import { createEncoder, type StreamingEncoder } from '../audio/encode/encoder';
+import { PeakAccumulator } from '../audio/peaks';
+import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { PRIVATE_FILE_MODE } from '../storage/private-files';
+import type { DiskBudget } from './disk-budget';
+import { PARTIAL, type JobFiles } from './files';
+import { peaksBody, writeWhole } from './peaks-file';
+import type { JobRow } from './store';
+
+/** What a finished job's audio came to. */
+export interface WrittenAudio {
+  /** Size of the file in the job's format. */
+  bytes: number;
+  /** Bytes of 16-bit samples at the voice's rate: the duration. */
+  dataBytes: number;
+}
+
+/** A file written front to back under its temporary name. */
+class PartialFile {
+  private position = 0;
+
+  private constructor(
+    readonly file: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async create(file: string): Promise<PartialFile> {
+    return new PartialFile(file, await open(file + PARTIAL, 'w', PRIVATE_FILE_MODE));
+  }
+
+  get size(): number {
+    return this.position;
+  }
+
+  async append(bytes: Uint8Array): Promise<void> {
+    if (bytes.length === 0) return;
+    await this.handle.write(bytes, 0, bytes.length, this.position);
+    this.position += bytes.length;
+  }
+
+  async writeAt(position: number, bytes: Uint8Array): Promise<void> {
+    await this.handle.write(bytes, 0, bytes.length, position);
+  }
+
+  /** Flushes and closes; the file keeps its temporary name until publish(). */
+  async seal(): Promise<void> {
+    await this.handle.sync();
+    await this.handle.close();
+  }
+
+  publish(): Promise<void> {
+    return rename(this.file + PARTIAL, this.file);
+  }
+
+  close(): Promise<void> {
+    return this.handle.close().catch(() => undefined); // already closed by seal()
+  }
+}
+
+/**
+ * Writes a job's audio while its chunks arrive in order, in one pass over the samples: the job's
+ * format through its streaming encoder, the WAV (the job's format, or kept beside it), and the
+ * waveform peaks. Nothing holds more than the samples of one push. The files keep temporary names
+ * until finish() renames them, so a half-written file is never served; every write leaves the
+ * disk's free minimum or throws DiskFull first.
+ */
+export class JobAudioWriter {
+  private readonly peaks: PeakAccumulator;
+  private dataBytes = 0;
+
+  private constructor(
+    private readonly sampleRate: number,
+    private readonly disk: DiskBudget,
+    private readonly files: { peaks: string; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
+  ) {
+    this.peaks = new PeakAccumulator(sampleRate);
+  }
+
+  static async open(
+    files: JobFiles,
+    job: Pick<JobRow, 'id' | 'format' | 'bitrate_kbps' | 'keep_wav'>,
+    sampleRate: number,
+    disk: DiskBudget,
+  ): Promise<JobAudioWriter> {
+    const encoder =
+      job.format === 'wav' ? undefined : await createEncoder(job.format, { sampleRate, bitrateKbps: job.bitrate_kbps ?? undefined });
+    let wav: PartialFile | undefined;
+    let encoded: PartialFile | undefined;
+    try {
+      if (!encoder || job.keep_wav) {
+        wav = await PartialFile.create(files.audioFile(job.id, 'wav'));
+        // the real lengths are written over it at the end
+        await wav.append(wavHeader(sampleRate, 0));
+      }
+      if (encoder) encoded = await PartialFile.create(files.audioFile(job.id, job.format));
+    } catch (error) {
+      await Promise.all([encoder?.close(), wav?.close()]);
+      throw error;
+    }
+    return new JobAudioWriter(sampleRate, disk, {
+      peaks: files.peaksFile(job.id),
+      wav,
+      encoded: encoder && encoded ? { file: encoded, encoder } : undefined,
+    });
+  }
+
+  /**
+   * Appends samples at the voice's rate (a chunk's audio, or the silence after it), a second at a
+   * time with a turn of the event loop between: MP3 and Opus encode in this thread, and half a
+   * minute of a chunk at Opus's 39× realtime (a busy machine) would hold every request for 0.8 s.
+   */
+  async append(samples: Int16Array): Promise<void> {
+    for (let start = 0; start < samples.length; start += this.sampleRate) {
+      if (start > 0) await setImmediate();
+      await this.appendPiece(samples.subarray(start, start + this.sampleRate));
+    }
+  }
+
+  private async appendPiece(samples: Int16Array): Promise<void> {
+    const { wav, encoded } = this.files;
+    const compressed = encoded ? await encoded.encoder.push(samples) : new Uint8Array(0);
+    const raw = wav ? pcmBytes(samples) : new Uint8Array(0);
+    await this.disk.assertRoomToWrite(compressed.length + raw.length);
+    await Promise.all([wav?.append(raw), encoded?.file.append(compressed)]);
+    this.peaks.push(samples);
+    this.dataBytes += samples.byteLength;
+  }
+
+  /** Ends the encoding, writes the peaks and gives every file its name. */
+  async finish(): Promise<WrittenAudio> {
+    const { wav, encoded } = this.files;
+    if (encoded) {
+      const tail = await encoded.encoder.finish();
+      await this.disk.assertRoomToWrite(tail.length);
+      await encoded.file.append(tail);
+      await encoded.file.seal();
+    }
+    if (wav) {
+      await wav.writeAt(0, wavHeader(this.sampleRate, this.dataBytes));
+      await wav.seal();
+    }
+    await writeWhole(this.files.peaks, peaksBody(this.sampleRate, this.dataBytes, this.peaks.finish()));
+    // the WAV first: once the job's own file has its name, everything it lists is in place
+    await wav?.publish();
+    await encoded?.file.publish();
+    return { bytes: encoded ? encoded.file.size : WAV_HEADER_BYTES + this.dataBytes, dataBytes: this.dataBytes };
+  }
+
+  /** Drops the audio unfinished (the job failed, or the gateway stops); its partial files stay for whoever removes them. */
+  async close(): Promise<void> {
+    const { wav, encoded } = this.files;
+    await Promise.all([wav?.close(), encoded?.file.close(), encoded?.encoder.close()]);
+  }
+}
