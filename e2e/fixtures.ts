@@ -205,3 +205,14 @@ export async function api(gateway: Gateway, pathname: string, init: RequestInit 
   if (init.body !== undefined) headers['content-type'] ??= 'application/json';
   return fetch(`${gateway.url}${pathname}`, { ...init, headers });
 }
+
+/** A finished job made over the API, as a script would; returns its id. */
+export async function finishedJob(gateway: Gateway, text: string): Promise<string> {
+  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
+  expect(response.status).toBe(202);
+  const { job_id } = (await response.json()) as { job_id: string };
+  await expect
+    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('done');
+  return job_id;
+}

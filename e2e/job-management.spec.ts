@@ -1,16 +1,5 @@
-import { api, expect, test, type Gateway } from './fixtures';
+import { api, expect, finishedJob, test } from './fixtures';
 import { longText } from './helpers';
-
-/** A finished job made over the API, as a script would; returns its id. */
-async function finishedJob(gateway: Gateway, text: string): Promise<string> {
-  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
-  expect(response.status).toBe(202);
-  const { job_id } = (await response.json()) as { job_id: string };
-  await expect
-    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status, { timeout: 60_000 })
-    .toBe('done');
-  return job_id;
-}
 
 test('rename: Enter saves the title, it persists over a reload; a blank title is refused', async ({ studio: page, gateway, snap }) => {
   const id = await finishedJob(gateway, 'Apache License Version 2.0, January 2004. Chapter seven of the book.');

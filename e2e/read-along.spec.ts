@@ -1,4 +1,4 @@
-import { api, expect, test, type Gateway } from './fixtures';
+import { api, expect, finishedJob, test } from './fixtures';
 import { dock, playerReady } from './helpers';
 
 const TEXT = [
@@ -10,16 +10,6 @@ const TEXT = [
 interface Timings {
   duration_s: number;
   sentences: { start_s: number; end_s: number; text: string }[];
-}
-
-async function finishedJob(gateway: Gateway, text: string): Promise<string> {
-  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
-  expect(response.status).toBe(202);
-  const { job_id } = (await response.json()) as { job_id: string };
-  await expect
-    .poll(async () => ((await (await api(gateway, `/api/v1/tts/jobs/${job_id}`)).json()) as { status: string }).status, { timeout: 60_000 })
-    .toBe('done');
-  return job_id;
 }
 
 test('read-along: the spoken sentence is highlighted as it plays; a click seeks into that sentence', async ({
