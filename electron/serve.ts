@@ -7,6 +7,7 @@ import { LOOPBACK_HOSTS } from './contract';
 import { ARGV_KEY_SOURCE } from './gateway/api-key';
 import { configFromArgs } from './gateway/config';
 import { startGateway, type Gateway } from './gateway/start';
+import { stopOnSignals } from './stop-on-signals';
 
 /**
  * The one start-up line. The studio link carries the key, so it is printed only when the key was
@@ -36,22 +37,8 @@ async function main() {
   const gateway = await startGateway(config, { workerFile: new URL('./synth-worker.mjs', import.meta.url) });
   console.log(startupLine(gateway, config.apiKeySource, process.stdout.isTTY === true));
 
-  // The first signal drains (gateway.close: requests in flight are answered, jobs checkpoint);
-  // a second one, from someone who will not wait, exits at once.
-  let closing = false;
-  const shutdown = () => {
-    if (closing) process.exit(1);
-    closing = true;
-    gateway.close().then(
-      () => process.exit(0),
-      (error: Error) => {
-        console.error(`Orator did not stop cleanly: ${error.message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // requests in flight are answered and jobs checkpoint before it exits
+  stopOnSignals('Orator', () => gateway.close());
 }
 
 main().catch((error: Error) => {

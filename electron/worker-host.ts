@@ -3,6 +3,7 @@
  * on Redis (--queue), taking chunks of the voices it has and sending their audio to the gateway.
  * Its flags are workerConfigFromArgs's (worker-host/config.ts), listed in docs/scale.md.
  */
+import { stopOnSignals } from './stop-on-signals';
 import { workerConfigFromArgs } from './worker-host/config';
 import { startWorkerHost } from './worker-host/host';
 
@@ -11,21 +12,8 @@ async function main() {
   const host = await startWorkerHost(config, { workerFile: new URL('./synth-worker.mjs', import.meta.url) });
   console.log(`Orator worker host ${host.name} · ${host.voices.length} voices · chunk audio to ${config.gateway}`);
 
-  // The first signal lets the chunks in hand finish and be sent; a second one exits at once.
-  let stopping = false;
-  const shutdown = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    host.stop().then(
-      () => process.exit(0),
-      (error: Error) => {
-        console.error(`Orator worker host did not stop cleanly: ${error.message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // chunks in hand finish and are sent before it exits
+  stopOnSignals('Orator worker host', () => host.stop());
 }
 
 main().catch((error: Error) => {
