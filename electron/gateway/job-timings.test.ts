@@ -22,7 +22,9 @@ const errorCode = async (response: Response) => ((await response.json()) as { er
 const codePointSlice = (text: string, start: number, end: number) => [...text].slice(start, end).join('');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-function rms(samples: Int16Array, from: number, to: number): number {
+// timings are in whole milliseconds: the last sentence's end may round past the last sample
+function rms(samples: Int16Array, from: number, until: number): number {
+  const to = Math.min(until, samples.length);
   let energy = 0;
   for (let i = from; i < to; i++) energy += samples[i]! * samples[i]!;
   return Math.sqrt(energy / Math.max(1, to - from));
