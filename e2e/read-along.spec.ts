@@ -51,3 +51,29 @@ test('read-along: the spoken sentence is highlighted as it plays; a click seeks 
   await page.keyboard.press('Enter');
   await expect(current).toHaveAttribute('data-index', String(target - 1));
 });
+
+test('read-along for an inline take: the highlight moves and a click seeks into the sentence', async ({ studio: page, snap }) => {
+  const text = TEXT.split('\n\n').slice(0, 2).join('\n\n');
+  await page.getByRole('textbox', { name: 'Text to speak' }).fill(text);
+  await expect(page.getByTestId('delivery-hint')).toContainText('Plays at once');
+  await page.getByRole('button', { name: 'Synthesize' }).click();
+  await playerReady(page);
+  await expect(dock(page)).toHaveAttribute('data-mode', 'inline');
+
+  const readAlong = dock(page).getByRole('group', { name: /^Read along/ });
+  const sentences = readAlong.getByRole('button');
+  await expect(sentences).toHaveCount(6);
+  await expect(sentences.nth(3)).toHaveText('Below, the harbour lights flickered.');
+  const current = readAlong.locator('[aria-current="true"]');
+  await expect.poll(async () => Number(await current.getAttribute('data-index')), { timeout: 20_000 }).toBeGreaterThan(0);
+  const time = Number(await dock(page).getAttribute('data-time'));
+  expect(Number(await current.getAttribute('data-start'))).toBeLessThanOrEqual(time + 0.3);
+
+  const target = 4;
+  await sentences.nth(target).click();
+  await expect(current).toHaveAttribute('data-index', String(target));
+  const landed = Number(await dock(page).getAttribute('data-time'));
+  expect(landed).toBeGreaterThanOrEqual(Number(await sentences.nth(target).getAttribute('data-start')) - 0.1);
+  expect(landed).toBeLessThan(Number(await sentences.nth(target).getAttribute('data-end')));
+  await snap('read-along-inline');
+});

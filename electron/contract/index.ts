@@ -6,6 +6,7 @@
 export * from './errors';
 export * from './engines';
 export * from './synthesis';
+export * from './inline-timings';
 export * from './jobs';
 export * from './paths';
 export * from './settings';

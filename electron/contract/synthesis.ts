@@ -87,4 +87,6 @@ export const AUDIO_HEADERS = {
   engine: 'x-orator-engine',
   voice: 'x-orator-voice',
   duration: 'x-orator-duration',
+  /** Each sentence's place in the audio and the text (contract/inline-timings.ts). */
+  timings: 'x-orator-timings',
 } as const;

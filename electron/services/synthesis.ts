@@ -6,6 +6,7 @@ import {
   type Job,
   type OutputChoice,
   type OutputFormat,
+  type InlineSentence,
   type PreviewBody,
   type SynthesizeBody,
 } from '../contract';
@@ -15,6 +16,7 @@ import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import type { JobRunner } from '../jobs/runner';
 import type { SpeakingVoice } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
+import { inlineTimings } from './inline-timings';
 import { sampleSentence } from './sample-sentences';
 
 /** What rewrites text as a voice should read it (LexiconService). */
@@ -50,6 +52,8 @@ export interface InlineAudio {
   engine: string;
   voice: string;
   durationS: number;
+  /** Each sentence of the text in the audio; null when they could not be placed. */
+  timings: InlineSentence[] | null;
 }
 
 export type SynthesisResult = InlineAudio | { kind: 'job'; job: Job };
@@ -110,7 +114,8 @@ export class SynthesisService {
     options: ReturnType<typeof prosody>,
     output: OutputChoice,
   ): Promise<InlineAudio> {
-    const pcm = await resolved.synthesize({ text: spokenBy(this.lexicon, resolved)(text), ...options }, { lane: 'interactive' });
+    const spoken = spokenBy(this.lexicon, resolved);
+    const pcm = await resolved.synthesize({ text: spoken(text), ...options }, { lane: 'interactive' });
     return {
       kind: 'inline',
       audio: await encodeWhole(output.format, pcm, output.bitrateKbps),
@@ -118,6 +123,7 @@ export class SynthesisService {
       engine: resolved.adapter.id,
       voice: resolved.voice.id,
       durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),
+      timings: inlineTimings(text, resolved.voice.language, pcm, spoken),
     };
   }
 }

@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { ApiError, AUDIO_HEADERS, AUDIO_MEDIA, ErrorBody, JobAccepted, PreviewBody, speechFileName, SynthesizeBody } from '../../contract';
+import {
+  ApiError,
+  AUDIO_HEADERS,
+  INLINE_TIMINGS_MAX_BYTES,
+  AUDIO_MEDIA,
+  ErrorBody,
+  JobAccepted,
+  PreviewBody,
+  speechFileName,
+  SynthesizeBody,
+} from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
 import { audioResponse, sendJobAccepted } from './replies';
 
@@ -8,6 +18,8 @@ const inlineResponse = audioResponse('The audio, inline, in the requested format
 const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
+  const timings = audio.timings && JSON.stringify(audio.timings);
+  if (timings && timings.length <= INLINE_TIMINGS_MAX_BYTES) reply.header(AUDIO_HEADERS.timings, timings);
   return reply
     .code(200)
     .type(AUDIO_MEDIA[audio.format].contentType)

@@ -18,6 +18,7 @@ import {
   jobPath,
   JobPeaks,
   jobPeaksPath,
+  inlineTimingsOf,
   JobTimings,
   jobTimingsPath,
   JOBS_PATH,
@@ -54,6 +55,8 @@ export interface InlineAudio {
   engine: string;
   voice: string;
   durationS: number;
+  /** Each sentence's place in the audio and the text (read-along); null without them. */
+  timings: JobTimings | null;
 }
 
 export type SynthesisResult = { kind: 'audio'; audio: InlineAudio } | { kind: 'job'; accepted: JobAccepted };
@@ -136,11 +139,12 @@ export class OratorClient {
     if (response.status === 202) {
       return { kind: 'job', accepted: checked<JobAccepted>(JobAccepted, await response.json(), 'job receipt') };
     }
-    return { kind: 'audio', audio: await inlineAudio(response) };
+    return { kind: 'audio', audio: await inlineAudio(response, body.text) };
   }
 
   async preview(body: PreviewBody, signal?: AbortSignal): Promise<InlineAudio> {
-    return inlineAudio(await this.send(`${TTS_ROOT}/preview`, { method: 'POST', body: JSON.stringify(body), signal }));
+    // a voice's own sample sentence is not known here: no read-along for it
+    return inlineAudio(await this.send(`${TTS_ROOT}/preview`, { method: 'POST', body: JSON.stringify(body), signal }), body.text);
   }
 
   async job(id: string) {
@@ -278,14 +282,17 @@ async function toApiError(response: Response): Promise<ApiError | GatewayError> 
   return new GatewayError(`The gateway answered ${response.status} ${response.statusText}.`);
 }
 
-async function inlineAudio(response: Response): Promise<InlineAudio> {
+/** `text`: the text sent, which the timings header points into. */
+async function inlineAudio(response: Response, text: string | undefined): Promise<InlineAudio> {
   if (!response.headers.get('content-type')?.startsWith('audio/')) throw new GatewayError('The gateway did not answer with audio.');
-  const durationS = Number(response.headers.get(AUDIO_HEADERS.duration));
+  const header = Number(response.headers.get(AUDIO_HEADERS.duration));
+  const durationS = Number.isFinite(header) ? header : 0;
   return {
     blob: await response.blob(),
     engine: response.headers.get(AUDIO_HEADERS.engine) ?? '',
     voice: response.headers.get(AUDIO_HEADERS.voice) ?? '',
-    durationS: Number.isFinite(durationS) ? durationS : 0,
+    durationS,
+    timings: text === undefined ? null : inlineTimingsOf(response.headers.get(AUDIO_HEADERS.timings), text, durationS),
   };
 }
 

@@ -5,7 +5,7 @@ import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
 import type { PlayerSource } from '../store/player-slice';
 import { loadJobAudio, type LoadMode } from './load-job-audio';
-import { ReadAlong } from './ReadAlong';
+import { JobReadAlong, ReadAlong } from './ReadAlong';
 import { usePlaybackKeys } from './use-playback-keys';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
@@ -128,7 +128,8 @@ function Player({ source }: { source: PlayerSource }) {
           aria-valuenow={Math.round(time)}
           aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
         />
-        {source.kind === 'job' && ready && <ReadAlong jobId={source.jobId} ws={ws} time={time} />}
+        {source.kind === 'job' && ready && <JobReadAlong jobId={source.jobId} ws={ws} time={time} />}
+        {source.kind === 'audio' && ready && source.audio.timings && <ReadAlong timings={source.audio.timings} ws={ws} time={time} />}
       </div>
       <div className="dock-controls">
         <label className="mini-field">

@@ -7,15 +7,10 @@ import { useApp } from '../store';
 
 type Loaded = { jobId: string; timings: JobTimings } | { jobId: string; message: string };
 
-/**
- * A finished job's text, sentence by sentence: the one being spoken is highlighted and kept in
- * view, and a click on one seeks there and plays. One sentence is in the tab order (the spoken
- * one); arrow keys move between them.
- */
-export function ReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfer | null; time: number }) {
+/** A finished job's read-along, from GET /jobs/{id}/timings; a note when it has none. */
+export function JobReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfer | null; time: number }) {
   const client = useApp((s) => s.client);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const list = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!client) return;
@@ -36,9 +31,20 @@ export function ReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfer |
     };
   }, [client, jobId]);
 
-  const timings = loaded?.jobId === jobId && 'timings' in loaded ? loaded.timings : null;
-  const paragraphs = useMemo(() => (timings ? paragraphsOf(timings.sentences) : []), [timings]);
-  const current = timings ? sentenceAt(timings.sentences, time) : -1;
+  if (!loaded || loaded.jobId !== jobId) return null;
+  if ('message' in loaded) return <p className="read-along-note muted small">{loaded.message}</p>;
+  return <ReadAlong timings={loaded.timings} ws={ws} time={time} />;
+}
+
+/**
+ * A text sentence by sentence (a job's, or an inline take's): the one being spoken is highlighted
+ * and kept in view, and a click on one seeks there and plays. One sentence is in the tab order (the
+ * spoken one); arrow keys move between them.
+ */
+export function ReadAlong({ timings, ws, time }: { timings: JobTimings; ws: WaveSurfer | null; time: number }) {
+  const list = useRef<HTMLDivElement>(null);
+  const paragraphs = useMemo(() => paragraphsOf(timings.sentences), [timings]);
+  const current = sentenceAt(timings.sentences, time);
 
   useEffect(() => {
     list.current?.querySelector<HTMLElement>(`[data-index="${current}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -68,16 +74,13 @@ export function ReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfer |
     ));
   }, [paragraphs, current]);
 
-  if (!loaded || loaded.jobId !== jobId) return null;
-  if ('message' in loaded) return <p className="read-along-note muted small">{loaded.message}</p>;
-
   /** The index of the sentence an event came from (handlers sit on the list, not on each sentence). */
   const indexOf = (event: React.SyntheticEvent) => {
     const sentence = (event.target as HTMLElement).closest<HTMLElement>('button.sentence');
     return sentence ? Number(sentence.dataset.index) : null;
   };
   const onClick = (event: React.MouseEvent) => {
-    const sentence = timings!.sentences[indexOf(event) ?? -1];
+    const sentence = timings.sentences[indexOf(event) ?? -1];
     if (!ws || !sentence) return;
     ws.setTime(sentence.start_s);
     void ws.play().catch(() => undefined);
