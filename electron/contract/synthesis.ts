@@ -100,4 +100,6 @@ export const AUDIO_HEADERS = {
   duration: 'x-orator-duration',
   /** Each sentence's place in the audio and the text (contract/inline-timings.ts). */
   timings: 'x-orator-timings',
+  /** Integrated loudness (ITU-R BS.1770), LUFS, 2 decimals; absent for silence. */
+  loudness: 'x-orator-loudness-lufs',
 } as const;

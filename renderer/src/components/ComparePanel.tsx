@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
 import { codePoints, PREVIEW_MAX_CHARS } from '../api/contract';
 import { formatCount } from '../lib/format';
+import { formatLoudness, gainToTarget, matchTarget, type TakeLevel } from '../lib/loudness-match';
 import { useApp } from '../store';
 import { COMPARE_MAX, COMPARE_MIN } from '../store/compare-slice';
+import { CompareExport } from './CompareExport';
 import { CompareTakeRow } from './CompareTakeRow';
 import { VoicePicker } from './VoicePicker';
 
@@ -19,11 +21,25 @@ export function ComparePanel() {
   const blind = useApp((s) => s.compareBlind);
   const order = useApp((s) => s.compareOrder);
   const revealed = useApp((s) => s.compareRevealed);
-  const { setCompareVoice, addCompareVoice, removeCompareVoice, runCompare, setCompareBlind, revealCompare } = useApp.getState();
+  const match = useApp((s) => s.compareMatch);
+  const { setCompareVoice, addCompareVoice, removeCompareVoice, runCompare, setCompareBlind, revealCompare, setCompareMatch } =
+    useApp.getState();
   const players = useRef(new Map<number, WaveSurfer>());
   const [active, setActive] = useState<number | null>(null);
   const loading = Object.values(takes).some((t) => t.status === 'loading');
   const length = codePoints(text);
+
+  // One common level once every take is in (so no take is loaded twice); takes that are not a
+  // 16-bit WAV, or silent, play as they are.
+  const { target, gains } = useMemo(() => {
+    const levels = new Map<number, TakeLevel>();
+    for (const [slot, take] of Object.entries(takes)) {
+      if (take.audio && take.peak !== undefined) levels.set(Number(slot), { lufs: take.audio.loudnessLufs, peak: take.peak });
+    }
+    const common = match && !loading ? matchTarget([...levels.values()]) : null;
+    const gainOf = new Map([...levels].map(([slot, level]) => [slot, gainToTarget(level, common)]));
+    return { target: common, gains: gainOf };
+  }, [takes, match, loading]);
 
   const register = useCallback((index: number, ws: WaveSurfer | null) => {
     if (ws) players.current.set(index, ws);
@@ -103,6 +119,10 @@ export function ComparePanel() {
           </div>
         ))}
         <div className="compare-buttons">
+          <label className="check" title="Each take played at one loudness, so no take wins for being louder">
+            <input type="checkbox" checked={match} onChange={(e) => setCompareMatch(e.target.checked)} />
+            Match loudness
+          </label>
           <label className="check" title="Takes shuffled and their voices hidden until you reveal them">
             <input type="checkbox" checked={blind} onChange={(e) => setCompareBlind(e.target.checked)} />
             Blind
@@ -138,6 +158,20 @@ export function ComparePanel() {
           </button>
         </p>
       )}
+      {Object.keys(takes).length > 0 && (
+        <div className="compare-session">
+          <span className="muted small" data-testid="loudness-target">
+            {!match
+              ? 'Takes play at their own loudness.'
+              : loading
+                ? 'Loudness is matched once every take is in.'
+                : target !== null
+                  ? `Loudness matched: every take plays at ${formatLoudness(target)}.`
+                  : 'No take has a loudness to match.'}
+          </span>
+          <CompareExport target={target} gains={gains} />
+        </div>
+      )}
       <ol className="takes" aria-label="Takes">
         {order.map((index, position) => {
           const voice = voices[index];
@@ -151,6 +185,7 @@ export function ComparePanel() {
               hidden={!revealed}
               take={take}
               active={active === index}
+              gainDb={match && loading ? undefined : (gains.get(index) ?? 0)}
               onPlay={switchTo}
               register={register}
             />

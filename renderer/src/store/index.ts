@@ -45,6 +45,7 @@ export function createAppStore() {
           tab: s.tab,
           compareText: s.compareText,
           compareVoices: s.compareVoices,
+          compareMatch: s.compareMatch,
           jobOrder: s.jobOrder,
         }),
       },
