@@ -1,9 +1,7 @@
-import { useDeferredValue, useMemo, useRef, useState, type DragEvent } from 'react';
-import { formatCount } from '../lib/format';
-import { codePoints } from '../api/contract';
-import { wordCount } from '../lib/text';
+import { useRef, useState, type DragEvent } from 'react';
 import { useApp } from '../store';
-import { deliveryHint, effectiveVoiceId, previewSource } from '../store/editor-slice';
+import { effectiveVoiceId, previewSource } from '../store/editor-slice';
+import { EditorStatus, EditorText } from './EditorText';
 import { ProsodyControls } from './ProsodyControls';
 import { VoicePicker } from './VoicePicker';
 
@@ -14,11 +12,10 @@ function isTextFile(file: File): boolean {
 }
 
 export function Editor() {
-  const text = useApp((s) => s.text);
   const setText = useApp((s) => s.setText);
-  const setSelection = useApp((s) => s.setSelection);
+  // a boolean, so typing re-renders this card (and its thousand voice options) only when it flips
+  const hasText = useApp((s) => /\S/.test(s.text));
   const setVoice = useApp((s) => s.setVoice);
-  const threshold = useApp((s) => s.inlineThreshold);
   const busy = useApp((s) => s.editorBusy);
   const error = useApp((s) => s.editorError);
   const notice = useApp((s) => s.editorNotice);
@@ -30,12 +27,6 @@ export function Editor() {
   const [dragging, setDragging] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-
-  // Counting a whole novel on every keystroke would lag typing; counts may trail by a frame.
-  const counted = useDeferredValue(text);
-  const length = useMemo(() => codePoints(counted), [counted]);
-  const words = useMemo(() => wordCount(counted), [counted]);
-  const hint = deliveryHint(length, threshold);
 
   const openFile = async (file: File | undefined) => {
     if (!file) return;
@@ -84,26 +75,9 @@ export function Editor() {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <textarea
-          aria-label="Text to speak"
-          placeholder="Paste a chapter, type, open a .txt or .md file, or drop one here."
-          value={text}
-          spellCheck
-          onChange={(e) => setText(e.target.value)}
-          onSelect={(e) => setSelection(e.currentTarget.selectionStart, e.currentTarget.selectionEnd)}
-        />
+        <EditorText />
       </div>
-
-      <div className="editor-status">
-        <span aria-live="polite" data-testid="char-count">
-          {formatCount(length)} characters · {formatCount(words)} words
-        </span>
-        {hint !== 'empty' && (
-          <span className={`pill pill-${hint}`} data-testid="delivery-hint">
-            {hint === 'inline' ? `Plays at once (up to ${formatCount(threshold)} characters)` : 'Long text: queued as a job'}
-          </span>
-        )}
-      </div>
+      <EditorStatus />
 
       <ProsodyControls />
 
@@ -122,7 +96,7 @@ export function Editor() {
         <button type="button" className="secondary" onClick={() => void previewText()} disabled={!canPreview || busy !== null}>
           {busy === 'preview' ? 'Previewing…' : hasSelection ? 'Preview selection' : 'Preview first sentence'}
         </button>
-        <button type="button" className="primary" onClick={() => void synthesize()} disabled={!text.trim() || busy !== null}>
+        <button type="button" className="primary" onClick={() => void synthesize()} disabled={!hasText || busy !== null}>
           {busy === 'synthesize' ? 'Synthesizing…' : 'Synthesize'}
         </button>
       </div>

@@ -7,6 +7,10 @@ describe('text', () => {
   it('counts code points as the gateway does', () => {
     expect(codePoints('a😀b')).toBe(3);
     expect('a😀b'.length).toBe(4);
+    // lone surrogates count one each, as iterating the string counts them
+    for (const odd of ['\ud800', 'x\udc00', '\udc00\ud800', '😀\ud800', '\ud83d\ud83d\ude00', '']) {
+      expect(codePoints(odd)).toBe([...odd].length);
+    }
     expect(clipCodePoints('😀😀😀', 2)).toBe('😀😀');
   });
 
