@@ -31,13 +31,29 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     const found: Record<string, string[]> = {};
 
-    for (const tab of ['Studio', 'Voices', 'Compare']) {
+    for (const tab of ['Studio', 'Voices', 'Compare', 'Lexicon']) {
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tabpanel', { name: tab })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       if (tab === 'Voices') await expect(page.getByRole('tabpanel', { name: tab }).getByRole('button').first()).toBeVisible();
       found[tab] = await seriousViolations(page);
     }
+
+    // Compare with takes: ratings, notes, loudness, blind bar, export
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    await page.getByRole('combobox', { name: 'Voice 1' }).selectOption('espeak-ng:en-us');
+    await page.getByRole('combobox', { name: 'Voice 2' }).selectOption('espeak-ng:en-gb');
+    await page.getByRole('checkbox', { name: 'Blind' }).check();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
+    for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 30_000 });
+    await takes.first().locator('label', { hasText: '3 stars' }).click();
+    found['compare with takes'] = await seriousViolations(page);
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
+    found['settings dialog'] = await seriousViolations(page);
+    await page.keyboard.press('Escape');
 
     await page.getByRole('tab', { name: 'Studio' }).click();
     const row = page.locator(`li.job[data-job-id="${id}"]`);
@@ -57,6 +73,25 @@ for (const theme of ['light', 'dark'] as const) {
     found['undo toast'] = await seriousViolations(page);
     await snap(`axe-${theme}`);
 
-    expect(found).toEqual({ Studio: [], Voices: [], Compare: [], 'player and read-along': [], 'delete dialog': [], 'undo toast': [] });
+    // The key prompt: a tab opened with a wrong key
+    const prompt = await page.context().newPage();
+    await prompt.emulateMedia({ colorScheme: theme });
+    await prompt.goto(`${gateway.url}/#key=not-the-key`);
+    await expect(prompt.getByRole('alert')).toContainText('did not accept this API key');
+    found['key prompt'] = await seriousViolations(prompt);
+    await prompt.close();
+
+    expect(found).toEqual({
+      Studio: [],
+      Voices: [],
+      Compare: [],
+      Lexicon: [],
+      'compare with takes': [],
+      'settings dialog': [],
+      'player and read-along': [],
+      'delete dialog': [],
+      'undo toast': [],
+      'key prompt': [],
+    });
   });
 }
