@@ -12,6 +12,8 @@ import {
   STREAM_MAX_CHARS,
 } from '../contract';
 import { encodeWhole } from '../audio/encode/encoder';
+import { measureLoudness } from '../audio/loudness';
+import type { Pcm } from '../audio/pcm';
 import { durationSeconds } from '../audio/wav';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import type { JobRunner } from '../jobs/runner';
@@ -56,6 +58,8 @@ export interface InlineAudio {
   durationS: number;
   /** Each sentence of the text in the audio; null when they could not be placed. */
   timings: InlineSentence[] | null;
+  /** Integrated loudness (BS.1770) of the PCM; null for silence (no block above the gates). */
+  loudnessLufs: number | null;
 }
 
 export type SynthesisResult = InlineAudio | { kind: 'job'; job: Job };
@@ -157,8 +161,15 @@ export class SynthesisService {
       voice: resolved.voice.id,
       durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),
       timings: inlineTimings(text, resolved.voice.language, pcm, spoken),
+      loudnessLufs: loudnessOrNull(pcm),
     };
   }
+}
+
+/** For fair listening (the studio's compare matches takes by it); about 20 ms a minute of speech. */
+function loudnessOrNull(pcm: Pcm): number | null {
+  const lufs = measureLoudness(pcm.samples, pcm.sampleRate).integratedLufs;
+  return Number.isFinite(lufs) ? lufs : null;
 }
 
 /**

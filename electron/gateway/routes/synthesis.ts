@@ -23,6 +23,7 @@ const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody,
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
   const timings = audio.timings && JSON.stringify(audio.timings);
   if (timings && timings.length <= INLINE_TIMINGS_MAX_BYTES) reply.header(AUDIO_HEADERS.timings, timings);
+  if (audio.loudnessLufs !== null) reply.header(AUDIO_HEADERS.loudness, audio.loudnessLufs.toFixed(2));
   return reply
     .code(200)
     .type(AUDIO_MEDIA[audio.format].contentType)
