@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { OUTPUT_FORMATS } from './formats';
+import { NON_BLANK_PATTERN } from './synthesis';
 import { codePoints } from './text';
 
 const Format = Type.Enum(OUTPUT_FORMATS);
@@ -65,6 +66,25 @@ export const JobPatch = Type.Object(
   { additionalProperties: false },
 );
 export type JobPatch = Static<typeof JobPatch>;
+
+export const SentenceParams = Type.Object({
+  id: Type.String(),
+  n: Type.String({ description: "The sentence's index in the job's timings, from 0 (anything else: 404)" }),
+});
+
+/** Longest new text of one sentence (code points): one chunk's bound, so the edit stays one chunk. */
+export const SENTENCE_MAX_CHARS = 500;
+
+export const SentenceEdit = Type.Object(
+  {
+    text: Type.String({
+      pattern: NON_BLANK_PATTERN,
+      description: `The sentence's new text, 1 to ${SENTENCE_MAX_CHARS} characters; its chunk is synthesized again and spliced in`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SentenceEdit = Static<typeof SentenceEdit>;
 
 /** Control characters and line or paragraph separators: a title is one line of visible text. */
 const NOT_IN_TITLE = /[\p{Cc}\u2028\u2029]/u;

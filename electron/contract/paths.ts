@@ -7,6 +7,7 @@ export const jobPath = (id: string) => `${TTS_ROOT}/jobs/${encodeURIComponent(id
 export const jobAudioPath = (id: string) => `${jobPath(id)}/audio`;
 export const jobPeaksPath = (id: string) => `${jobPath(id)}/peaks`;
 export const jobTimingsPath = (id: string) => `${jobPath(id)}/timings`;
+export const jobSentencePath = (id: string, n: number) => `${jobPath(id)}/sentences/${n}`;
 export const jobEventsPath = (id: string) => `${jobPath(id)}/events`;
 export const JOBS_PATH = `${TTS_ROOT}/jobs`;
 export const EVENTS_PATH = `${TTS_ROOT}/events`;

@@ -114,8 +114,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (apiKey = key) },
       vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
     });
-    const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
     const lexicon = await LexiconService.open(config.dataDir);
+    const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({

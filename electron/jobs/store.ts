@@ -221,6 +221,51 @@ export class JobStore {
     }));
   }
 
+  /**
+   * A finished chunk synthesized again with new text (jobs/sentence-edit.ts): its record, the
+   * later chunks' sentences moved by `textShift` code points in the text, and the job's audio size.
+   */
+  replaceChunkAudio(
+    jobId: string,
+    idx: number,
+    chunk: {
+      text: string;
+      samples: number;
+      sentences: SentenceSpan[];
+      sentenceSamples: SampleRange[] | null;
+      textShift: number;
+      audioBytes: number;
+      durationS: number;
+    },
+  ): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE chunks SET text = ?, samples = ?, sentences = ?, sentence_samples = ? WHERE job_id = ? AND idx = ?')
+        .run(
+          chunk.text,
+          chunk.samples,
+          JSON.stringify(chunk.sentences),
+          chunk.sentenceSamples && JSON.stringify(chunk.sentenceSamples),
+          jobId,
+          idx,
+        );
+      if (chunk.textShift !== 0) {
+        const later = this.db.prepare('SELECT idx, sentences FROM chunks WHERE job_id = ? AND idx > ?').all(jobId, idx) as Pick<
+          ChunkRow,
+          'idx' | 'sentences'
+        >[];
+        const update = this.db.prepare('UPDATE chunks SET sentences = ? WHERE job_id = ? AND idx = ?');
+        for (const row of later) {
+          const moved = parseSpans(row.sentences)?.map(([a, b, c, d]): SentenceSpan => [a + chunk.textShift, b + chunk.textShift, c, d]);
+          update.run(moved ? JSON.stringify(moved) : null, jobId, row.idx);
+        }
+      }
+      this.db
+        .prepare('UPDATE jobs SET audio_bytes = ?, duration_s = ?, characters = characters + ? WHERE id = ?')
+        .run(chunk.audioBytes, chunk.durationS, chunk.textShift, jobId);
+    })();
+  }
+
   countAttempt(jobId: string, idx: number): void {
     this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
   }

@@ -13,7 +13,10 @@ import {
   type JobStatus,
   type JobTimings,
   type OutputFormat,
+  SENTENCE_MAX_CHARS,
 } from '../contract';
+import { reRenderSentence } from '../jobs/sentence-edit';
+import { spokenBy, withoutControls, type Pronouncer } from './synthesis';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
@@ -46,6 +49,8 @@ export interface JobEventFeed {
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
   private readonly peaks: PeaksFiles;
+  /** Jobs with a sentence being re-rendered: one edit at a time per job. */
+  private readonly editing = new Set<string>();
 
   constructor(
     private readonly store: JobStore,
@@ -53,6 +58,8 @@ export class JobService {
     private readonly registry: EngineRegistry,
     /** Hours that the audio of a new job is kept; 0 keeps it until deleted. */
     private readonly retentionHours: () => number,
+    /** Applied to a sentence's new text, as to every text synthesized. */
+    private readonly lexicon?: Pronouncer,
   ) {
     this.peaks = new PeaksFiles(runner.files);
   }
@@ -115,6 +122,34 @@ export class JobService {
     const retried = await this.runner.retry(row, this.registry.resolve({ voice: row.voice }), this.expiryOfNewJob());
     await this.runner.delete(id);
     return toJobView(retried);
+  }
+
+  /**
+   * Gives one sentence of a finished job new text: only its chunk is synthesized again, and
+   * spliced into the job's audio (jobs/sentence-edit.ts). Answers the job as it is afterwards.
+   */
+  async editSentence(id: string, index: string, raw: string): Promise<Job> {
+    const text = withoutControls(raw);
+    const length = codePoints(text);
+    if (length > SENTENCE_MAX_CHARS)
+      throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${SENTENCE_MAX_CHARS}.`);
+    if (this.editing.has(id))
+      throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
+    const row = await this.playableRow(id);
+    // an index as the path gives it: anything but a plain number names no sentence
+    if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
+    const sentence = Number(index);
+    const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(text.replace(/\s+/g, ' ').trim());
+    this.editing.add(id);
+    try {
+      const edit = { sentence, writtenLength: length, spoken };
+      const files = this.runner.files;
+      return toJobView(
+        await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal),
+      );
+    } finally {
+      this.editing.delete(id);
+    }
   }
 
   /**

@@ -172,16 +172,19 @@ const HOSTILE_IDS: [string, string, ErrorCode[]?][] = [
 
 function pathCases(route: ApiRoute): HostileCase[] {
   if (route.pathParams.length === 0) return [];
-  return HOSTILE_IDS.map(([name, id, codes]) => {
-    const path = route.template.replace(/\{[^}]+\}/g, id);
-    const body = readsBody(route) ? { headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(sampleBody(route)) } : {};
-    return {
-      class: 'traversal and overlong ids',
-      name,
-      request: { method: route.method, path, ...body },
-      expected: { codes: codes ?? NOT_FOUND },
-    };
-  });
+  // each parameter in turn, the others a plain "0", so a long value is not sent twice
+  return route.pathParams.flatMap((param) =>
+    HOSTILE_IDS.map(([name, id, codes]): HostileCase => {
+      const path = route.template.replace(/\{([^}]+)\}/g, (_, other: string) => (other === param ? id : '0'));
+      const body = readsBody(route) ? { headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(sampleBody(route)) } : {};
+      return {
+        class: 'traversal and overlong ids',
+        name: route.pathParams.length > 1 ? `${name} as {${param}}` : name,
+        request: { method: route.method, path, ...body },
+        expected: { codes: codes ?? NOT_FOUND },
+      };
+    }),
+  );
 }
 
 /** Query strings no route declares: every route ignores them. */

@@ -13,6 +13,8 @@ import {
   JobListQuery,
   JobParams,
   JobPatch,
+  SentenceEdit,
+  SentenceParams,
   JobPeaks,
   JobTimings,
 } from '../../contract';
@@ -66,6 +68,26 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       response: { 200: Job, 400: ErrorBody, 404: ErrorBody },
     },
     handler: async (request) => jobs.rename(request.params.id, request.body.title),
+  });
+
+  app.put('/jobs/:id/sentences/:n', {
+    schema: {
+      tags: ['jobs'],
+      summary: "Give one sentence of a finished WAV job new text: only its chunk is synthesized again and spliced into the job's audio",
+      params: SentenceParams,
+      body: SentenceEdit,
+      response: {
+        200: Job,
+        400: ErrorBody,
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+        413: ErrorBody,
+        502: ErrorBody,
+        503: ErrorBody,
+      },
+    },
+    handler: async (request) => jobs.editSentence(request.params.id, request.params.n, request.body.text),
   });
 
   app.delete('/jobs/:id', {

@@ -1,0 +1,132 @@
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import type { Pcm } from '../audio/pcm';
+import { durationSeconds, pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { ApiError } from '../contract';
+import { PRIVATE_FILE_MODE } from '../storage/private-files';
+import type { EngineRegistry } from '../engines/registry';
+import { pauseAfter } from './assembler';
+import { synthesizeChunk } from './chunk-synthesis';
+import { PARTIAL, type JobFiles } from './files';
+import { sentenceSamples, type SentenceSpan } from './sentence-spans';
+import type { JobRow, JobStore } from './store';
+
+/** The new wording of one sentence: as sent (for its place in the text) and as the engine reads it. */
+export interface SentenceEdit {
+  /** The sentence's index in the job's timings. */
+  sentence: number;
+  /** Its length as sent, in code points. */
+  writtenLength: number;
+  /** As spoken (after the lexicon). */
+  spoken: string;
+}
+
+const COPY_BLOCK = 1 << 20;
+
+/**
+ * Re-renders the chunk that holds one sentence of a finished WAV job, with that sentence's new
+ * text, and splices its audio into the job's WAV in place of the old chunk's: every other sample
+ * is copied as it was, byte for byte. The chunk's record (text, length, sentences) and the later
+ * chunks' offsets in the text follow. Chunk files are not kept after a job is joined, so the job's
+ * WAV is the source: a job stored in another format is refused (format_unavailable).
+ */
+export async function reRenderSentence(
+  deps: { store: JobStore; files: JobFiles; registry: EngineRegistry },
+  job: JobRow,
+  edit: SentenceEdit,
+  signal: AbortSignal,
+): Promise<JobRow> {
+  const { store, files } = deps;
+  if (job.format !== 'wav') {
+    throw new ApiError('format_unavailable', `Job ${job.id} is stored as ${job.format}; only a WAV job can have a sentence re-rendered.`);
+  }
+  const layout = store.timingLayout(job.id);
+  if (layout.some((chunk) => chunk.sentences === null)) {
+    throw new ApiError('timings_unavailable', `Job ${job.id} was made by a version of Orator that did not keep sentence timings.`);
+  }
+  const { chunkIdx, spanIdx } = locate(
+    layout.map((c) => c.sentences!.length),
+    edit.sentence,
+  );
+  const chunk = layout[chunkIdx]!;
+  const spans = chunk.sentences!;
+  const [textStart, textEnd, chunkStart, chunkEnd] = spans[spanIdx]!;
+  const text = chunk.text.slice(0, chunkStart) + edit.spoken + chunk.text.slice(chunkEnd);
+  const textShift = edit.writtenLength - (textEnd - textStart);
+  const chunkShift = edit.spoken.length - (chunkEnd - chunkStart);
+  const sentences = spans.map((span, k): SentenceSpan => {
+    if (k < spanIdx) return span;
+    if (k === spanIdx) return [textStart, textStart + edit.writtenLength, chunkStart, chunkStart + edit.spoken.length];
+    return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift];
+  });
+
+  const pcm = await synthesizeChunk(deps, job.id, { ...store.chunk(job.id, chunkIdx)!, text }, signal);
+  const sampleRate = job.sample_rate!;
+  if (pcm.sampleRate !== sampleRate) {
+    throw new ApiError('engine_error', `The engine answered at ${pcm.sampleRate} Hz; job ${job.id} is at ${sampleRate} Hz.`);
+  }
+  const before = layout
+    .slice(0, chunkIdx)
+    .reduce((sum, c, i) => sum + (c.samples ?? 0) + pauseAfter(c.pause_ms, i === layout.length - 1, sampleRate), 0);
+  const dataBytes = await spliceWav(files.audioFile(job.id, 'wav'), pcm, before, chunk.samples ?? 0);
+
+  store.replaceChunkAudio(job.id, chunkIdx, {
+    text,
+    samples: pcm.samples.length,
+    sentences,
+    sentenceSamples: sentenceSamples(text, sentences, pcm),
+    textShift,
+    audioBytes: WAV_HEADER_BYTES + dataBytes,
+    durationS: durationSeconds(sampleRate, dataBytes),
+  });
+  // drawn again from the new WAV at the next request (peaks-file.ts)
+  await Promise.all([files.peaksFile(job.id), files.legacyPeaksFile(job.id)].map((f) => rm(f, { force: true })));
+  return store.get(job.id)!;
+}
+
+/** Which chunk, and which of its sentences, is the job's sentence `index`. */
+function locate(counts: number[], index: number): { chunkIdx: number; spanIdx: number } {
+  let left = index;
+  for (const [chunkIdx, count] of counts.entries()) {
+    if (left < count) return { chunkIdx, spanIdx: left };
+    left -= count;
+  }
+  const total = counts.reduce((a, b) => a + b, 0);
+  throw new ApiError('not_found', `The job has ${total} sentences (0 to ${total - 1}); there is no sentence ${index}.`);
+}
+
+/**
+ * Writes the WAV anew, under a temporary name then renamed (a reader never sees half a file): the
+ * samples before `at`, the new chunk in place of the `replaced` samples there, the rest. Returns
+ * the new length of its data.
+ */
+async function spliceWav(file: string, chunk: Pcm, at: number, replaced: number): Promise<number> {
+  const source = await open(file, 'r');
+  try {
+    const { size } = await source.stat();
+    const oldData = size - WAV_HEADER_BYTES;
+    const dataBytes = oldData - replaced * 2 + chunk.samples.byteLength;
+    const target = await open(file + PARTIAL, 'w', PRIVATE_FILE_MODE);
+    try {
+      await target.write(wavHeader(chunk.sampleRate, dataBytes));
+      await copyRange(source, target, WAV_HEADER_BYTES, WAV_HEADER_BYTES + at * 2);
+      await target.write(pcmBytes(chunk.samples));
+      await copyRange(source, target, WAV_HEADER_BYTES + (at + replaced) * 2, size);
+    } finally {
+      await target.close();
+    }
+    await rename(file + PARTIAL, file);
+    return dataBytes;
+  } finally {
+    await source.close();
+  }
+}
+
+async function copyRange(source: FileHandle, target: FileHandle, from: number, to: number): Promise<void> {
+  const buffer = Buffer.alloc(COPY_BLOCK);
+  for (let at = from; at < to;) {
+    const { bytesRead } = await source.read(buffer, 0, Math.min(COPY_BLOCK, to - at), at);
+    if (bytesRead === 0) break;
+    await target.write(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+}
