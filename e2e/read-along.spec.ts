@@ -77,3 +77,36 @@ test('read-along for an inline take: the highlight moves and a click seeks into 
   expect(landed).toBeLessThan(Number(await sentences.nth(target).getAttribute('data-end')));
   await snap('read-along-inline');
 });
+
+test('edit one sentence of a finished job: only its chunk is re-rendered, and the player reads the new text', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
+  const id = await finishedJob(gateway, TEXT);
+  const before = (await (await api(gateway, `/api/v1/tts/jobs/${id}/timings`)).json()) as Timings;
+  await page
+    .locator(`li.job[data-job-id="${id}"]`)
+    .getByRole('button', { name: /^Play job/ })
+    .click();
+  const oldDuration = await playerReady(page);
+  const readAlong = dock(page).getByRole('group', { name: /^Read along/ });
+  await readAlong.getByRole('button').nth(4).click();
+  await expect(readAlong.locator('[aria-current="true"]')).toHaveAttribute('data-index', '4');
+
+  await dock(page).getByRole('button', { name: 'Edit sentence' }).click();
+  const field = dock(page).getByRole('textbox', { name: 'New text of sentence 5' });
+  await expect(field).toHaveValue('The boats strained against their ropes.');
+  const edited = 'The small fishing boats strained and creaked against their heavy ropes all night long.';
+  await field.fill(edited);
+  await dock(page).getByRole('button', { name: 'Re-render' }).click();
+
+  // the player reloads the job: the new sentence in place, the audio longer by what it adds
+  await expect(readAlong.getByRole('button').nth(4)).toHaveText(edited, { timeout: 30_000 });
+  const newDuration = await playerReady(page);
+  const after = (await (await api(gateway, `/api/v1/tts/jobs/${id}/timings`)).json()) as Timings;
+  expect(newDuration).toBeGreaterThan(oldDuration + 1);
+  expect(after.duration_s - before.duration_s).toBeCloseTo(newDuration - oldDuration, 1);
+  expect(after.sentences.map((s) => s.text)).toEqual(before.sentences.map((s, i) => (i === 4 ? edited : s.text)));
+  await snap('read-along-edited');
+});

@@ -20,6 +20,7 @@ import {
   jobPeaksPath,
   inlineTimingsOf,
   JobTimings,
+  jobSentencePath,
   jobTimingsPath,
   JOBS_PATH,
   LEXICON_EXPORT_PATH,
@@ -39,6 +40,7 @@ import {
   type LexiconImport,
   type LexiconPatch,
   type PreviewBody,
+  type SentenceEdit,
   type SettingsUpdate,
   type SynthesizeBody,
 } from './contract';
@@ -164,6 +166,15 @@ export class OratorClient {
   /** Gives a job a title of the user's; answers the job as it is now. */
   async renameJob(id: string, title: string) {
     const response = await this.send(jobPath(id), { method: 'PATCH', body: JSON.stringify({ title } satisfies JobPatch) });
+    return checked<Job>(Job, await jsonBody(response), 'job');
+  }
+
+  /** Gives one sentence of a finished job new text; its chunk is synthesized again and spliced in. */
+  async editSentence(id: string, sentence: number, text: string) {
+    const response = await this.send(jobSentencePath(id, sentence), {
+      method: 'PUT',
+      body: JSON.stringify({ text } satisfies SentenceEdit),
+    });
     return checked<Job>(Job, await jsonBody(response), 'job');
   }
 

@@ -128,7 +128,7 @@ function Player({ source }: { source: PlayerSource }) {
           aria-valuenow={Math.round(time)}
           aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
         />
-        {source.kind === 'job' && ready && <JobReadAlong jobId={source.jobId} ws={ws} time={time} />}
+        {source.kind === 'job' && ready && <JobReadAlong key={source.key} jobId={source.jobId} ws={ws} time={time} />}
         {source.kind === 'audio' && ready && source.audio.timings && <ReadAlong timings={source.audio.timings} ws={ws} time={time} />}
       </div>
       <div className="dock-controls">

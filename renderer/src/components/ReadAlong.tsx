@@ -4,6 +4,7 @@ import { ApiError, type JobTimings } from '../api/contract';
 import { describeError } from '../lib/format';
 import { paragraphsOf, sentenceAt } from '../lib/read-along';
 import { useApp } from '../store';
+import { SentenceEditor } from './SentenceEditor';
 
 type Loaded = { jobId: string; timings: JobTimings } | { jobId: string; message: string };
 
@@ -33,7 +34,14 @@ export function JobReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfe
 
   if (!loaded || loaded.jobId !== jobId) return null;
   if ('message' in loaded) return <p className="read-along-note muted small">{loaded.message}</p>;
-  return <ReadAlong timings={loaded.timings} ws={ws} time={time} />;
+  return (
+    <ReadAlong
+      timings={loaded.timings}
+      ws={ws}
+      time={time}
+      tools={(current) => <SentenceEditor jobId={jobId} current={current} sentence={loaded.timings.sentences[current]} />}
+    />
+  );
 }
 
 /**
@@ -41,7 +49,18 @@ export function JobReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfe
  * and kept in view, and a click on one seeks there and plays. One sentence is in the tab order (the
  * spoken one); arrow keys move between them.
  */
-export function ReadAlong({ timings, ws, time }: { timings: JobTimings; ws: WaveSurfer | null; time: number }) {
+export function ReadAlong({
+  timings,
+  ws,
+  time,
+  tools,
+}: {
+  timings: JobTimings;
+  ws: WaveSurfer | null;
+  time: number;
+  /** Actions on the highlighted sentence, shown under the text (a job's: edit it). */
+  tools?: (current: number) => React.ReactNode;
+}) {
   const list = useRef<HTMLDivElement>(null);
   const paragraphs = useMemo(() => paragraphsOf(timings.sentences), [timings]);
   const current = sentenceAt(timings.sentences, time);
@@ -94,16 +113,19 @@ export function ReadAlong({ timings, ws, time }: { timings: JobTimings; ws: Wave
   };
 
   return (
-    // the sentences are buttons; the group only catches their clicks and keys
-    <div
-      ref={list}
-      className="read-along"
-      role="group"
-      aria-label="Read along: click a sentence to play from it"
-      onClick={onClick}
-      onKeyDown={onKeyDown}
-    >
-      {body}
-    </div>
+    <>
+      {/* the sentences are buttons; the group only catches their clicks and keys */}
+      <div
+        ref={list}
+        className="read-along"
+        role="group"
+        aria-label="Read along: click a sentence to play from it"
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+      >
+        {body}
+      </div>
+      {tools?.(current)}
+    </>
   );
 }
