@@ -40,6 +40,7 @@ function adapterOf(registry: EngineRegistry, job: JobRow, voice: string): Engine
   try {
     return registry.resolve({ voice }).adapter;
   } catch (error) {
-    throw new ApiError('engine_unavailable', `The engine of this job (${voice}) is not available any more: ${(error as Error).message}`);
+    const engine = voice === job.voice ? job.engine : voice;
+    throw new ApiError('engine_unavailable', `The engine of this job (${engine}) is not available any more: ${(error as Error).message}`);
   }
 }

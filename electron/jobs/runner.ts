@@ -191,15 +191,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
    */
   private async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
     const { store, disk } = this.options;
-    const jobRate = store.get(id)?.sample_rate ?? produced.sampleRate;
+    const jobRate = store.claimSampleRate(id, produced.sampleRate);
     const pcm = { sampleRate: jobRate, samples: await resampleWhole(produced.samples, produced.sampleRate, jobRate) };
     await disk.assertRoomToWrite(pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
-    const row = store.get(id)!;
-    if (row.sample_rate !== null && row.sample_rate !== pcm.sampleRate) {
-      throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
-    }
     store.chunkDone(id, chunk.idx, {
       samples: pcm.samples.length,
       sampleRate: pcm.sampleRate,

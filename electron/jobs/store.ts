@@ -271,6 +271,14 @@ export class JobStore {
     })();
   }
 
+  /** The job's sample rate: the one it has, else `sampleRate` becomes it (the first chunk to arrive sets it, in one statement). */
+  claimSampleRate(jobId: string, sampleRate: number): number {
+    const row = this.db
+      .prepare('UPDATE jobs SET sample_rate = COALESCE(sample_rate, ?) WHERE id = ? RETURNING sample_rate')
+      .get(sampleRate, jobId) as { sample_rate: number } | undefined;
+    return row?.sample_rate ?? sampleRate;
+  }
+
   transition(
     id: string,
     to: JobState,
