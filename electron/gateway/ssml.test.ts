@@ -114,6 +114,8 @@ describe('SSML on /synthesize', () => {
     const word = await seconds(await ssml('<speak>a</speak>'));
     const phonemes = await seconds(await ssml('<speak><phoneme alphabet="x-espeak" ph="sVp@kalIfradZIlIstIk">a</phoneme></speak>'));
     expect(phonemes).toBeGreaterThan(word * 2);
+    const ipa = await seconds(await ssml('<speak><phoneme alphabet="ipa" ph="ˌsuːpəˌkælɪˌfrædʒɪˈlɪstɪk">a</phoneme></speak>'));
+    expect(ipa).toBeGreaterThan(word * 2);
     const normal = await seconds(await ssml('<speak>A sentence read at its normal speed.</speak>'));
     const slow = await seconds(await ssml('<speak><prosody rate="x-slow">A sentence read at its normal speed.</prosody></speak>'));
     expect(slow).toBeGreaterThan(normal * 1.5);

@@ -7,6 +7,7 @@ import { renderSegment } from './render';
 
 const BASE = { rate: 1, pitch: 1, volume: 1 };
 const EN = { language: 'en-US' };
+const ESPEAK = { language: 'en-US', phonemeAlphabet: 'x-espeak' as const };
 const spoken = (segments: SsmlSegment[], voice: { language: string; phonemeAlphabet?: 'x-espeak' } = EN) =>
   segments.map((segment) => renderSegment(segment, voice).text);
 
@@ -78,6 +79,10 @@ describe('parseSsml', () => {
     const phoneme = parseSsml('<speak><phoneme alphabet="x-espeak" ph="t@mA:toU">tomato</phoneme></speak>', BASE);
     expect(spoken(phoneme, { language: 'en', phonemeAlphabet: 'x-espeak' })[0]).toBe(' [[t@mA:toU]] ');
     expect(spoken(phoneme)[0]).toBe('tomato');
+    const ipa = (ph: string) => spoken(parseSsml(`<speak><phoneme alphabet="ipa" ph="${ph}">word</phoneme></speak>`, BASE), ESPEAK)[0];
+    expect(ipa('təˈmeɪtoʊ')).toBe(" [[t@'meItoU]] ");
+    expect(ipa('ˈθɪŋkɪŋ')).toBe(" [['TINkIN]] ");
+    expect(ipa('ʁ')).toBe('word'); // a symbol outside the table: the text is spoken
   });
 
   it('speaks the content of unknown elements and ignores their tags', () => {

@@ -4,6 +4,7 @@
  * `<s>` and `<p>` as the line breaks the chunker reads as sentence and paragraph ends.
  */
 import type { PhonemeAlphabet } from '../contract';
+import { ipaToEspeak } from './ipa';
 import { spanning, type SsmlSegment } from './parse';
 import { sayAs } from './say-as';
 
@@ -55,10 +56,10 @@ export function renderSegment(segment: SsmlSegment, voice: VoiceTraits): Rendere
   return { text, at };
 }
 
-/** The inline phonemes the engine reads, or null when it reads none in this alphabet. */
+/** The inline phonemes the engine reads (IPA converted for eSpeak), or null when it reads none of these. */
 function phonemesFor(alphabet: string, ph: string, voice: VoiceTraits): string | null {
-  const phonemes = ph.trim();
-  if (voice.phonemeAlphabet !== 'x-espeak' || alphabet !== 'x-espeak') return null;
-  if (!ESPEAK_PHONEMES.test(phonemes) || phonemes.includes('[') || phonemes.includes(']')) return null;
+  if (voice.phonemeAlphabet !== 'x-espeak') return null;
+  const phonemes = alphabet === 'x-espeak' ? ph.trim() : alphabet === 'ipa' ? ipaToEspeak(ph) : null;
+  if (!phonemes || !ESPEAK_PHONEMES.test(phonemes) || phonemes.includes('[') || phonemes.includes(']')) return null;
   return ` [[${phonemes}]] `;
 }
