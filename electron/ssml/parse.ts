@@ -87,7 +87,7 @@ class SsmlReader {
 
   read(): SsmlSegment[] {
     const { parser } = this;
-    parser.on('error', (error) => this.fail(error.message.replace(/^\d+:\d+: /, ''), parser.line, parser.column + 1));
+    parser.on('error', (error) => this.fail(error.message.replace(/^\d+:\d+: /, ''), parser.line, Math.max(1, parser.column)));
     parser.on('doctype', () => this.fail('A DOCTYPE is not allowed in SSML.'));
     parser.on('opentag', (tag) => this.guard(() => this.open(tag)));
     parser.on('closetag', (tag) => this.guard(() => this.close(tag)));
@@ -275,7 +275,7 @@ class SsmlReader {
     return this.fail(message, line, column);
   }
 
-  private fail(message: string, line = this.parser.line, column = this.parser.column + 1): never {
+  private fail(message: string, line = this.parser.line, column = Math.max(1, this.parser.column)): never {
     const sentence = message.endsWith('.') ? message : `${message}.`;
     throw new ApiError('invalid_ssml', `Invalid SSML at line ${line}, column ${column}: ${capitalize(sentence)}`, {
       position: { line, column },
