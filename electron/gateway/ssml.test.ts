@@ -121,6 +121,27 @@ describe('SSML on /synthesize', () => {
     expect(slow).toBeGreaterThan(normal * 1.5);
   });
 
+  it("applies the lexicon of each segment's voice", async () => {
+    const entry = { grapheme: 'Zog', alias: 'Zog the magnificent, keeper of the northern gate', language: 'en', voice: 'flite:kal16' };
+    const put = await gateway.api('/api/v1/tts/lexicon', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ entries: [entry] }),
+    });
+    expect(put.status).toBe(200);
+    try {
+      const flite = (word: string) => ssml(`<speak>${word}. <voice name="flite:kal16">${word}.</voice></speak>`);
+      const withEntry = await seconds(await flite('Zog'));
+      const without = await seconds(await flite('Zug'));
+      expect(withEntry).toBeGreaterThan(without + 1.5);
+      // eSpeak's part has no entry: the same either way
+      const espeak = (word: string) => ssml(`<speak>${word}.</speak>`);
+      expect(Math.abs((await seconds(await espeak('Zog'))) - (await seconds(await espeak('Zug'))))).toBeLessThan(0.15);
+    } finally {
+      await gateway.api('/api/v1/tts/lexicon', { method: 'DELETE' });
+    }
+  });
+
   it('previews SSML', async () => {
     const response = await gateway.post('/api/v1/tts/preview', { text: BREAK('2s'), text_type: 'ssml' });
     expect(await seconds(response)).toBeGreaterThan(2.5);

@@ -61,6 +61,8 @@ class SsmlReader {
   private readonly segments: SsmlSegment[] = [];
   private readonly frames: Frame[];
   private current: SsmlSegment;
+  /** Whether the current segment has anything to say yet (not only whitespace and boundaries). */
+  private currentSpeaks = false;
   /** Since the last speech: the strongest boundary met, and the breaks' silence (undefined: no break). */
   private boundary: Boundary | undefined;
   private breakMs: number | undefined;
@@ -177,7 +179,7 @@ class SsmlReader {
       i++;
     }
     if (/\S/.test(spoken)) this.speak({ kind: 'text', text: spoken, at: kept });
-    else if (this.hasSpeech(this.current)) this.current.pieces.push({ kind: 'text', text: ' ', at: kept });
+    else if (this.currentSpeaks) this.current.pieces.push({ kind: 'text', text: ' ', at: kept });
   }
 
   private startCapture(element: string, attributes: Record<string, string>): void {
@@ -205,7 +207,7 @@ class SsmlReader {
   private speak(piece: Piece): void {
     const frame = this.frame();
     const current = this.current;
-    if (!this.hasSpeech(current)) {
+    if (!this.currentSpeaks) {
       this.current = this.segmentFor(frame);
     } else if (this.breakMs !== undefined || current.voice !== frame.voice || !sameProsody(current.prosody, frame.prosody)) {
       this.endSegment(this.breakMs ?? (this.boundary ? BOUNDARY_MS[this.boundary] : 0));
@@ -216,29 +218,27 @@ class SsmlReader {
     this.boundary = undefined;
     this.breakMs = undefined;
     this.current.pieces.push(piece);
+    this.currentSpeaks = true;
   }
 
   private mark(level: Boundary): void {
-    if (!this.hasSpeech(this.current)) return;
+    if (!this.currentSpeaks) return;
     if (this.boundary !== 'paragraph') this.boundary = level;
   }
 
   private pause(ms: number): void {
-    if (!this.hasSpeech(this.current)) return; // silence before any speech is dropped (docs/ssml.md)
+    if (!this.currentSpeaks) return; // silence before any speech is dropped (docs/ssml.md)
     this.breakMs = Math.min(MAX_BREAK_MS, (this.breakMs ?? 0) + ms);
   }
 
   private endSegment(pauseAfterMs: number): void {
-    if (!this.hasSpeech(this.current)) return;
+    if (!this.currentSpeaks) return;
     if (this.segments.length >= MAX_SEGMENTS) {
       this.fail(`The SSML makes more than ${MAX_SEGMENTS} segments (voice or prosody changes and breaks).`);
     }
     this.current.pauseAfterMs = pauseAfterMs;
     this.segments.push(this.current);
-  }
-
-  private hasSpeech(segment: SsmlSegment): boolean {
-    return segment.pieces.some((piece) => piece.kind !== 'boundary' && (piece.kind !== 'text' || /\S/.test(piece.text)));
+    this.currentSpeaks = false;
   }
 
   private segmentFor(frame: Frame): SsmlSegment {

@@ -29,7 +29,7 @@ export function renderSegment(segment: SsmlSegment, voice: VoiceTraits): Rendere
   const at: number[] = [];
   const add = (piece: string, offsets: number[]) => {
     text += piece;
-    at.push(...offsets);
+    for (const offset of offsets) at.push(offset); // a spread of a long text's offsets would overflow the stack
   };
   for (const piece of segment.pieces) {
     switch (piece.kind) {
