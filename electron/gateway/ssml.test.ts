@@ -142,6 +142,15 @@ describe('SSML on /synthesize', () => {
     }
   });
 
+  it('streams SSML', async () => {
+    const streamed = async (time: string) => {
+      const response = await ssml(BREAK(time), { stream: true, format: 'pcm' });
+      expect(response.status).toBe(200);
+      return (await response.arrayBuffer()).byteLength / 2 / 24000;
+    };
+    expect(Math.abs((await streamed('1s')) - (await streamed('0ms')) - 1)).toBeLessThan(0.05);
+  });
+
   it('previews SSML', async () => {
     const response = await gateway.post('/api/v1/tts/preview', { text: BREAK('2s'), text_type: 'ssml' });
     expect(await seconds(response)).toBeGreaterThan(2.5);

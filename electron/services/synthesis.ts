@@ -8,6 +8,7 @@ import {
   type OutputFormat,
   type PreviewBody,
   type SynthesizeBody,
+  STREAM_MAX_CHARS,
 } from '../contract';
 import { encodeWhole } from '../audio/encode/encoder';
 import { durationSeconds } from '../audio/wav';
@@ -21,6 +22,7 @@ import { ssmlJobChunks } from '../ssml/job-chunks';
 import { planSsml, planText, type PlannedSegment } from '../ssml/plan';
 import { synthesizePlan } from '../ssml/synthesize';
 import { sampleSentence } from './sample-sentences';
+import { openSpeechStream, type SpeechStream } from './speech-stream';
 
 /** What rewrites text as a voice should read it (LexiconService). */
 export interface Pronouncer {
@@ -87,13 +89,10 @@ export class SynthesisService {
       const plan = this.plan(text, resolved, options);
       if (!asJob) return this.answer(resolved, await synthesizePlan(plan, this.spokenFor, { lane: 'interactive' }), output);
       const job = { title: titleOf(planText(plan)), characters: length, ...options, expiresAt: this.expiryOfNewJob() };
-      const chunks = ssmlJobChunks(plan, this.spokenFor);
-      const sampleRate =
-        new Set(plan.map((s) => s.voice.voice.id)).size > 1 ? Math.max(...plan.map((s) => s.voice.voice.sampleRate)) : null;
-      const row = await this.runner.enqueueChunks(resolved, chunks, {
+      const row = await this.runner.enqueueChunks(resolved, ssmlJobChunks(plan, this.spokenFor), {
         ...job,
         output: { ...output, keepWav: body.keep_wav ?? false },
-        sampleRate,
+        sampleRate: jobSampleRate(plan),
       });
       return { kind: 'job', job: toJobView(row) };
     }
@@ -110,6 +109,38 @@ export class SynthesisService {
       return { kind: 'job', job: toJobView(job) };
     }
     return this.inline(resolved, text, options, output);
+  }
+
+  /**
+   * Inline audio streamed as it is synthesized (`"stream": true`), sentence by sentence in the
+   * interactive lane; `signal` is the listener leaving, which stops the synthesis.
+   */
+  async stream(body: SynthesizeBody, signal: AbortSignal): Promise<SpeechStream> {
+    if (body.mode === 'job') {
+      throw new ApiError('invalid_request', '"stream" is for inline answers; a job is not streamed (download its audio when it is done).');
+    }
+    const text = withoutControls(body.text);
+    const length = codePoints(text);
+    const { maxTextLength, inlineThreshold } = this.limits();
+    const most = Math.min(maxTextLength, Math.max(inlineThreshold, STREAM_MAX_CHARS));
+    if (length > most) {
+      throw new ApiError(
+        'text_too_long',
+        `text has ${length} characters; a streamed answer takes at most ${most} (send it without "stream" for a job).`,
+      );
+    }
+    const resolved = this.registry.resolve(body);
+    const output = outputChoice(body);
+    return openSpeechStream({
+      voice: resolved,
+      text,
+      prosody: prosody(body),
+      format: output.format,
+      bitrateKbps: output.bitrateKbps,
+      signal,
+      spoken: spokenBy(this.lexicon, resolved),
+      ...(body.text_type === 'ssml' ? { plan: { segments: this.plan(text, resolved, prosody(body)), spokenFor: this.spokenFor } } : {}),
+    });
   }
 
   async preview(body: PreviewBody): Promise<InlineAudio> {
@@ -151,6 +182,12 @@ export class SynthesisService {
       durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),
     };
   }
+}
+
+/** A job of several voices is at the highest of their rates from the start (docs/ssml.md); one voice: its first chunk's. */
+function jobSampleRate(plan: readonly PlannedSegment[]): number | null {
+  if (new Set(plan.map((segment) => segment.voice.voice.id)).size < 2) return null;
+  return Math.max(...plan.map((segment) => segment.voice.voice.sampleRate));
 }
 
 /**
