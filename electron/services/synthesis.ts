@@ -131,15 +131,16 @@ export class SynthesisService {
     }
     const resolved = this.registry.resolve(body);
     const output = outputChoice(body);
+    const options = prosody(body);
     return openSpeechStream({
       voice: resolved,
       text,
-      prosody: prosody(body),
+      prosody: options,
       format: output.format,
       bitrateKbps: output.bitrateKbps,
       signal,
       spoken: spokenBy(this.lexicon, resolved),
-      ...(body.text_type === 'ssml' ? { plan: { segments: this.plan(text, resolved, prosody(body)), spokenFor: this.spokenFor } } : {}),
+      ...(body.text_type === 'ssml' ? { plan: { segments: this.plan(text, resolved, options), spokenFor: this.spokenFor } } : {}),
     });
   }
 
