@@ -1,4 +1,7 @@
 import { unzipSync } from 'fflate';
+import { existsSync } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLoudness } from '../audio/loudness';
@@ -36,7 +39,10 @@ beforeAll(async () => {
   first = await finishedJob(FIRST);
   second = await finishedJob(SECOND, 'Part Two');
 }, 120_000);
-afterAll(() => gateway.stop());
+afterAll(async () => {
+  await gateway.stop();
+  await rm(gateway.dataDir, { recursive: true, force: true }); // after a restart the data dir is the test's
+});
 
 async function exported(body: Record<string, unknown>): Promise<{ view: Export; bytes: Uint8Array }> {
   const response = await gateway.post('/api/v1/tts/exports', body);
@@ -176,9 +182,9 @@ describe('job subtitles', () => {
   });
 });
 
-describe('export errors', () => {
-  const code = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+const code = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
 
+describe('export errors', () => {
   it('answers clear JSON errors for bad requests', async () => {
     const post = (body: unknown) => gateway.post('/api/v1/tts/exports', body);
     expect(await code(await post({ job_ids: ['00000000-0000-4000-8000-000000000000'], format: 'm4b' }))).toEqual([404, 'job_not_found']);
@@ -204,4 +210,32 @@ describe('export errors', () => {
     expect(await code(await post({ job_ids: [job_id], format: 'mp3' }))).toEqual([409, 'job_not_finished']);
     await waitForJob(gateway, job_id);
   }, 60_000);
+});
+
+describe('exports across a restart', () => {
+  it('keeps finished exports (Range works), records interrupted ones failed, and deletes with the files', async () => {
+    const { view } = await exported({ job_ids: [second.id], format: 'mp3' });
+    const exportsDir = path.join(gateway.dataDir, 'exports');
+    const interrupted = { ...view, export_id: '11111111-2222-4333-8444-555555555555', status: 'running' };
+    delete (interrupted as Partial<Export>).file;
+    await writeFile(path.join(exportsDir, `${interrupted.export_id}.json`), JSON.stringify(interrupted));
+    await gateway.close();
+    gateway = await startTestGateway({ dataDir: gateway.dataDir });
+
+    const kept = (await (await gateway.api(`/api/v1/tts/exports/${view.export_id}`)).json()) as Export;
+    expect([kept.status, kept.file?.bytes]).toEqual(['done', view.file!.bytes]);
+    const range = await gateway.api(kept.file!.url, { headers: { range: 'bytes=0-9' } });
+    expect(range.status).toBe(206);
+    expect(new Uint8Array(await range.arrayBuffer()).subarray(0, 3)).toEqual(new Uint8Array([0x49, 0x44, 0x33])); // "ID3"
+    const failed = (await (await gateway.api(`/api/v1/tts/exports/${interrupted.export_id}`)).json()) as Export;
+    expect([failed.status, failed.error?.code]).toEqual(['failed', 'interrupted']);
+    const listed = (await (await gateway.api('/api/v1/tts/exports')).json()) as { exports: Export[] };
+    expect(listed.exports.map((e) => e.export_id)).toContain(view.export_id);
+    expect(await code(await gateway.api(`/api/v1/tts/exports/${interrupted.export_id}/file`))).toEqual([409, 'export_failed']);
+
+    expect((await gateway.api(`/api/v1/tts/exports/${view.export_id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await gateway.api(`/api/v1/tts/exports/${view.export_id}`)).status).toBe(404);
+    expect((await readdir(exportsDir)).filter((name) => name.startsWith(view.export_id))).toEqual([]);
+    expect(existsSync(path.join(exportsDir, `${interrupted.export_id}.json`))).toBe(true);
+  }, 120_000);
 });
