@@ -14,9 +14,11 @@ export class PeakLimiter {
   private readonly half: number;
   private readonly lookahead: number;
   private readonly release: number;
-  /** Needs waiting for the sliding minimum: a monotonic deque of [index, need]. */
-  private readonly minIndex: number[] = [];
-  private readonly minValue: number[] = [];
+  /** Needs waiting for the sliding minimum: a monotonic deque of (index, need) in two rings. */
+  private readonly minIndex: Float64Array;
+  private readonly minValue: Float64Array;
+  private dequeHead = 0;
+  private dequeSize = 0;
   /** Released gains of the averaging window, and their sum. */
   private readonly window: Float64Array;
   private windowSum = 0;
@@ -37,6 +39,8 @@ export class PeakLimiter {
     this.half = Math.max(1, Math.round((LOOKAHEAD_S * sampleRate) / 2));
     this.lookahead = 2 * this.half;
     this.release = 1 - Math.exp(-1 / (RELEASE_S * sampleRate));
+    this.minIndex = new Float64Array(2 * this.lookahead + 2);
+    this.minValue = new Float64Array(2 * this.lookahead + 2);
     this.window = new Float64Array(this.lookahead + 1).fill(1);
     this.windowSum = this.lookahead + 1;
     // need at n enters the minimum at n; the minimum of n is known at n + L; its average at n + 1.5 L
@@ -80,19 +84,19 @@ export class PeakLimiter {
     this.delay[n % this.delay.length] = x;
     // sliding minimum of the needs over [m − L, m + L], m = n − L
     const need = level > this.ceiling ? this.ceiling / level : 1;
-    while (this.minValue.length > 0 && this.minValue[this.minValue.length - 1]! >= need) {
-      this.minValue.pop();
-      this.minIndex.pop();
-    }
-    this.minValue.push(need);
-    this.minIndex.push(n);
+    const capacity = this.minValue.length;
+    while (this.dequeSize > 0 && this.minValue[(this.dequeHead + this.dequeSize - 1) % capacity]! >= need) this.dequeSize--;
+    const tail = (this.dequeHead + this.dequeSize) % capacity;
+    this.minValue[tail] = need;
+    this.minIndex[tail] = n;
+    this.dequeSize++;
     const m = n - this.lookahead;
-    while (this.minIndex[0]! < m - this.lookahead) {
-      this.minIndex.shift();
-      this.minValue.shift();
+    while (this.minIndex[this.dequeHead]! < m - this.lookahead) {
+      this.dequeHead = (this.dequeHead + 1) % capacity;
+      this.dequeSize--;
     }
     if (m < 0) return null;
-    const held = this.minValue[0]!;
+    const held = this.minValue[this.dequeHead]!;
     this.released = Math.min(held, this.released + (1 - this.released) * this.release);
     const slot = m % this.window.length;
     this.windowSum += this.released - this.window[slot]!;

@@ -55,7 +55,7 @@ export async function correctForLimiting(
 ): Promise<GainPlan> {
   let gainDb = plan.gainDb;
   for (let pass = 0; pass < CORRECTIONS; pass++) {
-    const meter = new LoudnessMeter(sampleRate);
+    const meter = new LoudnessMeter(sampleRate, { truePeak: false });
     for await (const piece of conditioned(book(), sampleRate, goal, gainDb)) {
       meter.push(piece);
       onSamples(pass, piece.length);
