@@ -134,6 +134,7 @@ export const ExportList = Type.Object({ exports: Type.Array(Export) });
 export type ExportList = Static<typeof ExportList>;
 
 export const ExportAccepted = Type.Object({ export_id: Type.String(), poll: Type.String(), status: Type.Literal('running') });
+export type ExportAccepted = Static<typeof ExportAccepted>;
 export const ExportParams = Type.Object({ id: Type.String() });
 export const SubtitleQuery = Type.Object({ format: Type.Optional(Type.Enum(SUBTITLE_FORMATS, { description: 'vtt (default) or srt' })) });
 export type SubtitleQuery = Static<typeof SubtitleQuery>;
