@@ -1,6 +1,6 @@
 import { parseBuffer } from 'music-metadata';
 import { describe, expect, it } from 'vitest';
-import { parseAdts } from './adts';
+import { AdtsReader, parseAdts } from './adts';
 import { createEncoder } from './encode/encoder';
 import { id3Tag } from './id3';
 import { writeM4b } from './m4b';
@@ -35,6 +35,23 @@ describe('M4B writer', () => {
     starts.forEach((start, i) => expect(Math.abs(start - chapters[i]!.startS)).toBeLessThan(0.002));
     expect([common.title, common.artist, common.album]).toEqual(['A Book', 'An Author', 'A Book']);
     expect(common.picture?.[0]?.format).toBe('image/png');
+  });
+});
+
+describe('ADTS reader', () => {
+  it('gives the same frames whatever pieces the stream comes in', async () => {
+    const adts = await encode('aac');
+    const whole = parseAdts(adts);
+    const reader = new AdtsReader();
+    const frames: Uint8Array[] = [];
+    for (let at = 0; at < adts.length; at += 100) frames.push(...reader.push(adts.subarray(at, at + 100)));
+    const hex = (list: Uint8Array[]) => list.map((f) => Buffer.from(f).toString('hex'));
+    expect(hex(frames)).toEqual(hex(whole.frames));
+    expect(reader.track().config).toEqual(whole.config);
+    expect(() => new AdtsReader().push(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/No ADTS frame/);
+    const cut = new AdtsReader();
+    cut.push(adts.subarray(0, 10));
+    expect(() => cut.track()).toThrow(/truncated/);
   });
 });
 

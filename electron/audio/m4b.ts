@@ -6,7 +6,7 @@
  * The encoder's priming (1024 samples for FFmpeg's AAC) is cut by an edit list, so time 0 is the
  * first real sample and chapter times need no offset.
  */
-import type { AacStream } from './adts';
+import type { AacStream, AacTrack } from './adts';
 
 export interface BookTags {
   title?: string | undefined;
@@ -170,13 +170,24 @@ function tags(book: BookTags, chapters: readonly ChapterMark[]): Uint8Array {
   return box('udta', meta, chpl);
 }
 
-/** The whole .m4b file. `samples`: the real audio's length (without priming and padding). */
-export function writeM4b(aac: AacStream, samples: number, chapters: readonly ChapterMark[], book: BookTags, bitrate: number): Uint8Array {
+/**
+ * An .m4b in three parts, so that the audio can be copied from a file between them: the head
+ * (`ftyp`, `moov`, the `mdat` header), then the raw AAC frames in order, then the tail (the chapter
+ * titles, at the end of `mdat`). `samples`: the real audio's length (without priming and padding).
+ */
+export function m4bParts(
+  aac: AacTrack,
+  samples: number,
+  chapters: readonly ChapterMark[],
+  book: BookTags,
+  bitrate: number,
+): { head: Uint8Array; tail: Uint8Array } {
+  const frameCount = aac.frameSizes.length;
   const durationMs = Math.round((samples / aac.sampleRate) * 1000);
   const starts = chapters.map((c) => Math.min(durationMs, Math.round(c.startS * 1000)));
   const lengths = starts.map((start, i) => Math.max(1, (starts[i + 1] ?? durationMs) - start));
   const titles = chapters.map((c) => textSample(c.title));
-  const audioBytes = aac.frames.reduce((n, f) => n + f.length, 0);
+  const audioBytes = aac.frameSizes.reduce((n, size) => n + size, 0);
 
   const moov = (mdatStart: number) => {
     const audioOffset = mdatStart + 8;
@@ -189,7 +200,7 @@ export function writeM4b(aac: AacStream, samples: number, chapters: readonly Cha
       box('edts', fullBox('elst', 0, 0, ints([1, 4], [durationMs, 4], [PRIMING, 4], [0x10000, 4]))),
       box(
         'mdia',
-        mdhd(aac.sampleRate, aac.frames.length * AAC_FRAME),
+        mdhd(aac.sampleRate, frameCount * AAC_FRAME),
         hdlr('soun', 'SoundHandler'),
         box(
           'minf',
@@ -201,9 +212,9 @@ export function writeM4b(aac: AacStream, samples: number, chapters: readonly Cha
               ints([0, 6], [1, 2], [0, 8], [aac.channels, 2], [16, 2], [0, 4], [aac.sampleRate * 0x10000, 4]),
               esds(aac.config, bitrate),
             ),
-            [[aac.frames.length, AAC_FRAME]],
-            aac.frames.length,
-            aac.frames.map((f) => f.length),
+            [[frameCount, AAC_FRAME]],
+            frameCount,
+            aac.frameSizes,
             [audioOffset],
           ),
         ),
@@ -238,5 +249,11 @@ export function writeM4b(aac: AacStream, samples: number, chapters: readonly Cha
   // moov's size does not depend on the offsets it holds: build it once to learn it
   const mdatStart = ftyp.length + moov(0).length;
   const mdatSize = 8 + audioBytes + titles.reduce((n, t) => n + t.length, 0);
-  return concat([ftyp, moov(mdatStart), ints([mdatSize, 4]), utf8('mdat'), ...aac.frames, ...titles]);
+  return { head: concat([ftyp, moov(mdatStart), ints([mdatSize, 4]), utf8('mdat')]), tail: concat(titles) };
+}
+
+/** The whole .m4b in memory. */
+export function writeM4b(aac: AacStream, samples: number, chapters: readonly ChapterMark[], book: BookTags, bitrate: number): Uint8Array {
+  const { head, tail } = m4bParts({ ...aac, frameSizes: aac.frames.map((f) => f.length) }, samples, chapters, book, bitrate);
+  return concat([head, ...aac.frames, tail]);
 }

@@ -23,8 +23,8 @@ export const EXPORT_LIMITS = {
   jobs: 50,
   /** Chapters of one export: an ID3 table of contents counts them in a byte. */
   chapters: 255,
-  /** Hours of audio in one export (the M4B's AAC is assembled in memory: about 29 MB an hour at 64 kbps). */
-  hours: 10,
+  /** Hours of audio in one export: a day of speech, about 5 to 8 hours of passes on a busy 2-core machine. */
+  hours: 24,
   /** The cover image, bytes (before base64). */
   coverBytes: 2 * 1024 * 1024,
   loudness: { min: -30, max: -10, default: -18 },

@@ -118,7 +118,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     });
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
     const lexicon = await LexiconService.open(config.dataDir);
-    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files);
+    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
     undo.unshift(() => exports.close());
 
     let hosts = new Set<string>(); // known once the port is

@@ -14,6 +14,7 @@ import {
   type ExportRequest,
   type SubtitleFormat,
 } from '../contract';
+import type { DiskBudget } from '../jobs/disk-budget';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
 import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
@@ -41,10 +42,11 @@ export class ExportService {
     private readonly jobs: JobService,
     private readonly jobStore: JobStore,
     private readonly files: JobFiles,
+    private readonly disk: DiskBudget,
   ) {}
 
-  static async open(store: ExportStore, jobs: JobService, jobStore: JobStore, files: JobFiles): Promise<ExportService> {
-    const service = new ExportService(store, jobs, jobStore, files);
+  static async open(store: ExportStore, jobs: JobService, jobStore: JobStore, files: JobFiles, disk: DiskBudget): Promise<ExportService> {
+    const service = new ExportService(store, jobs, jobStore, files, disk);
     for (const record of await store.load()) service.records.set(record.export_id, record);
     return service;
   }
@@ -72,6 +74,7 @@ export class ExportService {
         `An export has at most ${EXPORT_LIMITS.chapters} chapters; these jobs make ${plan.chapters.length}.`,
       );
     }
+    await this.assertRoom(hours * 3600, spec.bitrateKbps);
     const record: ExportRecord = {
       export_id: randomUUID(),
       status: 'running',
@@ -166,6 +169,19 @@ export class ExportService {
   async close(): Promise<void> {
     for (const controller of this.running.values()) controller.abort();
     await this.queue;
+  }
+
+  /** The file, at 1.5 × its bitrate (containers and codecs overshoot), must fit above the disk's free minimum. */
+  private async assertRoom(seconds: number, kbps: number): Promise<void> {
+    const needed = Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
+    const free = await this.disk.free();
+    if (free - needed < this.disk.minFreeBytes) {
+      const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
+      throw new ApiError(
+        'insufficient_storage',
+        `This export needs up to ${mb(needed)} MB of disk, and ${mb(free)} MB are free, of which ${mb(this.disk.minFreeBytes)} MB must stay free.`,
+      );
+    }
   }
 
   private record(id: string): ExportRecord {

@@ -35,7 +35,16 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
       tags,
       summary: 'Export finished jobs as an audiobook (M4B, MP3 or ZIP) with chapters, normalised loudness and subtitles',
       body: ExportRequest,
-      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+      response: {
+        202: ExportAccepted,
+        400: ErrorBody,
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+        413: ErrorBody,
+        415: ErrorBody,
+        507: ErrorBody,
+      },
     },
     handler: async (request, reply) => {
       const created = await exports.create(request.body);

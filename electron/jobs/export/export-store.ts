@@ -2,7 +2,7 @@
  * Exports on disk: `<data-dir>/exports/<id>.json` (the record, rewritten whole by a rename at each
  * change of status) beside the export's file and its subtitles. An export that was running when
  * the gateway stopped cannot be resumed (its encoder's state is gone): at the next start it is
- * recorded failed with `interrupted`, and its partial file removed.
+ * recorded failed with `interrupted`, and its partial files removed.
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,7 +53,8 @@ export class ExportStore {
         finished_at: new Date().toISOString(),
         error: { code: 'interrupted', message: 'Orator stopped while this export was being made; export again.' },
       });
-      await rm(`${this.audioFile(record.export_id, record.format)}.partial`, { force: true });
+      const partial = `${this.audioFile(record.export_id, record.format)}.partial`;
+      await Promise.all([partial, `${partial}.frames`].map((f) => rm(f, { force: true })));
       await this.save(record);
     }
     return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
@@ -67,7 +68,13 @@ export class ExportStore {
 
   async remove(record: ExportRecord): Promise<void> {
     const audio = this.audioFile(record.export_id, record.format);
-    const files = [audio, `${audio}.partial`, this.subtitleFile(record.export_id, 'vtt'), this.subtitleFile(record.export_id, 'srt')];
+    const files = [
+      audio,
+      `${audio}.partial`,
+      `${audio}.partial.frames`,
+      this.subtitleFile(record.export_id, 'vtt'),
+      this.subtitleFile(record.export_id, 'srt'),
+    ];
     await Promise.all([...files, path.join(this.dir, `${record.export_id}.json`)].map((f) => rm(f, { force: true })));
   }
 }

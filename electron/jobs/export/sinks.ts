@@ -2,13 +2,13 @@
  * Where a book's conditioned samples go: an M4B (AAC with chapter marks), an MP3 with an ID3 tag
  * holding its chapters, or a ZIP of one MP3 and its subtitles per chapter. Each writes one file.
  */
-import { open, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { Zip, ZipPassThrough } from 'fflate';
-import { parseAdts } from '../../audio/adts';
+import { AdtsReader } from '../../audio/adts';
 import { createEncoder, type StreamingEncoder } from '../../audio/encode/encoder';
 import { id3Tag } from '../../audio/id3';
-import { writeM4b, type BookTags } from '../../audio/m4b';
-import { concatBytes } from '../../audio/encode/sink';
+import { m4bParts, type BookTags } from '../../audio/m4b';
 import { formatSubtitles, type Cue } from '../subtitles';
 
 export interface BookSink {
@@ -35,18 +35,40 @@ export interface SinkOptions {
   cues: readonly Cue[];
 }
 
+/**
+ * The AAC frames go to a side file as they are encoded (an MP4's moov, which comes first, needs all
+ * their sizes); the .m4b is then written as its head, the frames copied from that file, its tail.
+ */
 export async function m4bSink(options: SinkOptions): Promise<BookSink> {
   const encoder = await createEncoder('aac', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
-  const adts: Uint8Array[] = [];
+  const framesFile = `${options.file}.frames`;
+  const frames = await open(framesFile, 'w', 0o600);
+  const reader = new AdtsReader();
+  const keep = async (adts: Uint8Array) => {
+    for (const frame of reader.push(adts)) await frames.write(frame);
+  };
   return {
-    push: async (samples) => void adts.push(await encoder.push(samples)),
+    push: async (samples) => keep(await encoder.push(samples)),
     async finish() {
-      adts.push(await encoder.finish());
+      await keep(await encoder.finish());
+      await frames.close();
       const marks = options.chapters.map((c) => ({ title: c.title, startS: c.startSample / options.sampleRate }));
-      const book = writeM4b(parseAdts(concatBytes(adts)), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
-      await writeFile(options.file, book, { mode: 0o600 });
+      const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
+      const book = await open(options.file, 'w', 0o600);
+      try {
+        await book.write(head);
+        for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
+        await book.write(tail);
+      } finally {
+        await book.close();
+        await rm(framesFile, { force: true });
+      }
     },
-    close: () => encoder.close(),
+    async close() {
+      await encoder.close();
+      await frames.close().catch(() => undefined);
+      await rm(framesFile, { force: true });
+    },
   };
 }
 
