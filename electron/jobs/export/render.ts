@@ -93,19 +93,14 @@ export async function renderExport(
   };
   const sink = await (spec.format === 'm4b' ? m4bSink(options) : spec.format === 'mp3' ? mp3Sink(options) : zipSink(options));
   const meter = new LoudnessMeter(layout.sampleRate);
-  // one push in flight: the AAC encoder's worker encodes a piece while this thread limits the next
-  let pushing: Promise<void> = Promise.resolve();
   try {
     for await (const piece of conditioned(book(), layout.sampleRate, spec.goal, gain.gainDb)) {
       meter.push(piece);
-      await pushing;
-      pushing = sink.push(piece).then(() => encodeProgress(piece.length));
-      pushing.catch(() => undefined); // handled now, so a failure while the next piece is read is not "unhandled"; awaited above
+      await sink.push(piece);
+      encodeProgress(piece.length);
     }
-    await pushing;
     await sink.finish();
   } catch (error) {
-    await pushing.catch(() => undefined); // settled before the sink goes
     await sink.close();
     await rm(partial, { force: true });
     throw error;
