@@ -212,6 +212,21 @@ describe('export errors', () => {
   }, 60_000);
 });
 
+describe('deleting an export', () => {
+  it('stops one being made and leaves none of its files', async () => {
+    const response = await gateway.post('/api/v1/tts/exports', { job_ids: [first.id, second.id], format: 'm4b' });
+    const { export_id } = (await response.json()) as { export_id: string };
+    expect((await gateway.api(`/api/v1/tts/exports/${export_id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await code(await gateway.api(`/api/v1/tts/exports/${export_id}`))).toEqual([404, 'export_not_found']);
+    const exportsDir = path.join(gateway.dataDir, 'exports');
+    await expect
+      .poll(async () => (await readdir(exportsDir)).filter((name) => name.startsWith(export_id)), { timeout: 10_000 })
+      .toEqual([]);
+    // the queue goes on: the next export is made
+    expect((await exported({ job_ids: [second.id], format: 'mp3' })).view.status).toBe('done');
+  }, 60_000);
+});
+
 describe('exports across a restart', () => {
   it('keeps finished exports (Range works), records interrupted ones failed, and deletes with the files', async () => {
     const { view } = await exported({ job_ids: [second.id], format: 'mp3' });

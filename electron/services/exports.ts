@@ -134,6 +134,8 @@ export class ExportService {
       }
       if (this.records.has(id)) await this.store.save(record);
     });
+    // a record that cannot be saved must not stop the exports queued after it
+    this.queue = this.queue.catch((error: unknown) => console.error(`Orator could not record export ${id}:`, error));
     return this.view(record);
   }
 
@@ -160,6 +162,7 @@ export class ExportService {
   async remove(id: string): Promise<void> {
     const record = this.record(id);
     this.running.get(id)?.abort();
+    this.running.delete(id);
     this.records.delete(id);
     this.progress.delete(id);
     await this.store.remove(record);
