@@ -168,6 +168,29 @@ describe('audiobook export', () => {
   }, 120_000);
 });
 
+describe('jobs of several rates', () => {
+  it('resamples a 16 kHz job into a 22.05 kHz book: lengths, chapter times and loudness hold', async () => {
+    const response = await gateway.post('/api/v1/tts/synthesize', {
+      text: 'A voice at sixteen kilohertz ends this book.',
+      voice: 'svox-pico:en-US',
+      mode: 'job',
+    });
+    expect(response.status, await response.clone().text()).toBe(202);
+    const { job_id: pico } = (await response.json()) as { job_id: string };
+    expect((await waitForJob(gateway, pico)).status).toBe('done');
+    const picoTimings = (await (await gateway.api(`/api/v1/tts/jobs/${pico}/timings`)).json()) as JobTimings;
+
+    const { view, bytes } = await exported({ job_ids: [second.id, pico], format: 'mp3', chapters: 'jobs' });
+    const expectedDuration = HEAD_S + second.timings.duration_s + GAP_S + picoTimings.duration_s + HEAD_S;
+    expect(Math.abs(view.file!.duration_s - expectedDuration)).toBeLessThan(0.01);
+    expect(view.chapters[1]!.start_s).toBeCloseTo(HEAD_S + second.timings.duration_s + GAP_S, 2);
+    const decoded = await decodeIndependently('mp3', bytes);
+    expect(decoded.sampleRate).toBe(22_050);
+    expect(Math.abs(decoded.seconds - expectedDuration)).toBeLessThan(0.15);
+    expectLoudness(decoded.samples, decoded.sampleRate, -18, -3);
+  }, 120_000);
+});
+
 describe('job subtitles', () => {
   it('gives one cue per sentence, in order, inside the audio, at the timings', async () => {
     for (const format of ['vtt', 'srt'] as const) {
