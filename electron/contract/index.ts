@@ -18,3 +18,4 @@ export * from './formats';
 export * from './openai';
 export * from './internal';
 export * from './lexicon';
+export * from './exports';

@@ -1,4 +1,5 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import { durationSeconds, pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { ApiError } from '../contract';
@@ -59,11 +60,10 @@ export async function reRenderSentence(
     return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift];
   });
 
-  const pcm = await synthesizeChunk(deps, job.id, { ...store.chunk(job.id, chunkIdx)!, text }, signal);
+  const produced = await synthesizeChunk(deps, job.id, { ...store.chunk(job.id, chunkIdx)!, text }, signal);
+  // at the job's rate, as the runner saves a chunk of another voice (SSML)
   const sampleRate = job.sample_rate!;
-  if (pcm.sampleRate !== sampleRate) {
-    throw new ApiError('engine_error', `The engine answered at ${pcm.sampleRate} Hz; job ${job.id} is at ${sampleRate} Hz.`);
-  }
+  const pcm: Pcm = { sampleRate, samples: await resampleWhole(produced.samples, produced.sampleRate, sampleRate) };
   const before = layout
     .slice(0, chunkIdx)
     .reduce((sum, c, i) => sum + (c.samples ?? 0) + pauseAfter(c.pause_ms, i === layout.length - 1, sampleRate), 0);
