@@ -10,6 +10,7 @@ import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
 import type { OpenAISpeechService } from '../services/openai-speech';
+import type { ProjectService } from '../services/projects';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
@@ -24,6 +25,7 @@ import { engineRoutes } from './routes/engines';
 import { jobRoutes } from './routes/jobs';
 import { lexiconRoutes } from './routes/lexicon';
 import { openaiRoutes } from './routes/openai';
+import { projectRoutes } from './routes/projects';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
@@ -40,6 +42,7 @@ export interface ServerDeps {
   openaiSpeech: OpenAISpeechService;
   settings: SettingsService;
   lexicon: LexiconService;
+  projects: ProjectService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -113,6 +116,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
+      await api.register(projectRoutes, { projects: deps.projects });
     },
     { prefix: TTS_ROOT },
   );

@@ -12,6 +12,8 @@ import { JobStore } from '../jobs/store';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
+import { ProjectService } from '../services/projects';
+import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
@@ -117,16 +119,28 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
     const lexicon = await LexiconService.open(config.dataDir);
 
+    const synthesis = new SynthesisService(
+      registry,
+      runner,
+      () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
+      () => jobs.expiryOfNewJob(),
+      lexicon,
+    );
+    const projects = new ProjectService({
+      store: new ProjectStore(db),
+      jobStore: store,
+      registry,
+      synthesis,
+      jobs,
+      lexicon,
+      maxTextLength: () => settings.limits().maxTextLength,
+    });
+
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
-      synthesis: new SynthesisService(
-        registry,
-        runner,
-        () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
-        () => jobs.expiryOfNewJob(),
-        lexicon,
-      ),
+      synthesis,
+      projects,
       jobs,
       openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
       settings,
