@@ -15,8 +15,10 @@ export const PROJECT_LIMITS = {
   fileNameChars: 255,
 } as const;
 
-/** Manuscript files the gateway reads, by extension (the studio sends the file's text with its name). */
-export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown'] as const;
+/** Manuscript files the gateway reads, by extension: text files come as their text, others as base64 `data`. */
+export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown', 'epub'] as const;
+/** The ones sent as bytes (base64 `data`) rather than text. */
+export const BINARY_MANUSCRIPTS: readonly string[] = ['epub'];
 
 const prosody = (name: OptionName) =>
   Type.Number({ minimum: OPTION_RANGES[name].min, maximum: OPTION_RANGES[name].max, default: OPTION_RANGES[name].default });
@@ -42,7 +44,8 @@ export const ManuscriptFile = Type.Object(
       minLength: 1,
       description: `The file's name; its extension says how it is cut: ${MANUSCRIPT_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
     }),
-    text: Type.String({ description: "The file's text (UTF-8); at most max_text_length characters" }),
+    text: Type.Optional(Type.String({ description: "A text file's text (.txt, .md); at most max_text_length characters" })),
+    data: Type.Optional(Type.String({ description: 'An .epub file, base64; its text at most max_text_length characters' })),
   },
   { additionalProperties: false },
 );

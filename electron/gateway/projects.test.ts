@@ -3,6 +3,7 @@
  * chapters, a render synthesizes each once, and only a chapter whose text as spoken changed (its
  * text, or a lexicon entry found only in it) is synthesized again; counted at the engine.
  */
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_LIMITS, type Project, type RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
@@ -143,6 +144,26 @@ describe('projects', () => {
     for (const { job_id } of second.queued) expect((await gateway.api(`/api/v1/tts/jobs/${job_id}`)).status).toBe(404);
   });
 
+  it('reads an EPUB sent as base64: its spine documents are the chapters', async () => {
+    const page = (body: string) => `<html xmlns="http://www.w3.org/1999/xhtml"><body>${body}</body></html>`;
+    const book = zipSync({
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="book.opf"/></rootfiles></container>'),
+      'book.opf': strToU8(
+        '<package><manifest><item id="a" href="a.xhtml"/><item id="b" href="b.xhtml"/></manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>',
+      ),
+      'a.xhtml': strToU8(page('<h1>Arrival</h1><p>The train was late.</p>')),
+      'b.xhtml': strToU8(page('<h2>Departure</h2><p>The boat was early.</p>')),
+    });
+    const response = await send('POST', PROJECTS, { manuscript: { name: 'Travels.epub', data: Buffer.from(book).toString('base64') } });
+    expect(response.status).toBe(201);
+    const project = (await response.json()) as Project;
+    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
+      ['Arrival', 'Arrival\n\nThe train was late.'],
+      ['Departure', 'Departure\n\nThe boat was early.'],
+    ]);
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+  });
+
   it('answers bad input with clear JSON errors', async () => {
     const bad = async (response: Response, status: number, code: string) => {
       expect(response.status).toBe(status);
@@ -156,6 +177,8 @@ describe('projects', () => {
     await bad(await send('POST', PROJECTS, { voice: 'espeak-ng:nope', manuscript: { name: 'a.txt', text: 'Hi.' } }), 422, 'unknown_voice');
     await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.txt' } }), 400, 'invalid_request');
     await bad(await send('POST', PROJECTS, { rate: 9, manuscript: { name: 'a.txt', text: 'Hi.' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.epub', text: 'Hi.' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.epub', data: 'bm90IGEgemlw' } }), 400, 'invalid_request');
     await bad(await gateway.api(`${PROJECTS}/nope`), 404, 'project_not_found');
     await bad(await send('POST', `${PROJECTS}/00000000-0000-4000-8000-000000000000/render`), 404, 'project_not_found');
     const project = await create('Hi.', 'a.txt');

@@ -1,5 +1,6 @@
-import { ApiError, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
+import { ApiError, BINARY_MANUSCRIPTS, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
 import { isMarkdownName, splitChapters, type ManuscriptChapter } from './chapters';
+import { EpubError, readEpub } from './epub';
 
 export interface CutManuscript {
   /** The file's name without its extension: the default title of the project and of untitled text. */
@@ -27,13 +28,17 @@ export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManusc
       `Manuscripts are read from ${MANUSCRIPT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; "${name}" is not one (save it as plain text or Markdown).`,
     );
   }
-  const length = codePoints(file.text);
-  if (length > maxChars) throw new ApiError('text_too_long', `The manuscript has ${length} characters; the maximum is ${maxChars}.`);
+  const tooLong = (length: number) => {
+    if (length > maxChars) throw new ApiError('text_too_long', `The manuscript has ${length} characters; the maximum is ${maxChars}.`);
+  };
+  if (file.text !== undefined) tooLong(codePoints(file.text));
   const baseName = name.replace(/\.[^.]+$/, '').trim() || name;
-  const chapters = splitChapters(file.text, { markdown: isMarkdownName(name), untitled: baseName }).map((chapter) => ({
+  const chapters = chaptersOf(file, extension, baseName).map((chapter) => ({
     ...chapter,
     title: clip(chapter.title, PROJECT_LIMITS.titleChars),
   }));
+  // an EPUB's text is known only once read
+  tooLong(chapters.reduce((sum, chapter) => sum + codePoints(chapter.text), 0));
   if (chapters.length === 0) throw new ApiError('invalid_request', `The manuscript "${name}" has no text to speak.`);
   if (chapters.length > PROJECT_LIMITS.chapters) {
     throw new ApiError(
@@ -42,6 +47,21 @@ export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManusc
     );
   }
   return { baseName, chapters };
+}
+
+function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): ManuscriptChapter[] {
+  const binary = BINARY_MANUSCRIPTS.includes(extension);
+  const content = binary ? file.data : file.text;
+  if (content === undefined || (binary ? file.text : file.data) !== undefined) {
+    throw new ApiError('invalid_request', `A .${extension} manuscript comes as ${binary ? '"data" (base64)' : '"text"'}, and only so.`);
+  }
+  if (!binary) return splitChapters(content, { markdown: isMarkdownName(file.name), untitled: baseName });
+  try {
+    return readEpub(Buffer.from(content, 'base64'), baseName);
+  } catch (error) {
+    if (error instanceof EpubError) throw new ApiError('invalid_request', error.message);
+    throw error;
+  }
 }
 
 /** At most `max` code points, on one line. */

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { MANUSCRIPT_EXTENSIONS, type Project, type ProjectSummary } from '../api/contract';
 import { describeError } from '../lib/format';
+import { manuscriptFile } from '../lib/manuscript-file';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
 import { ProjectView } from './ProjectView';
@@ -49,7 +50,7 @@ export function ProjectsPanel() {
   const create = (file: File) =>
     void attempt(async () => {
       const project = await client.createProject({
-        manuscript: { name: file.name, text: await file.text() },
+        manuscript: await manuscriptFile(file),
         ...(voiceId ? { voice: voiceId } : {}),
       });
       setChosen(project);
@@ -75,7 +76,7 @@ export function ProjectsPanel() {
             }}
           />
         </label>
-        <p className="hint">Plain text or Markdown: chapters start at # and ## headings or “Chapter 1” lines.</p>
+        <p className="hint">Plain text, Markdown or EPUB: chapters start at # and ## headings, “Chapter 1” lines, or an EPUB’s sections.</p>
         {error && (
           <p role="alert" className="error">
             {error}
