@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   ApiError,
   checkTitle,
@@ -30,7 +30,8 @@ export interface ProjectDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
-  lexicon?: Pronouncer | undefined;
+  /** `revision` goes up at each change of the lexicon (LexiconService). */
+  lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
 }
@@ -42,6 +43,12 @@ export interface ProjectDeps {
 export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
   private readonly busy = new Map<string, Promise<unknown>>();
+  /**
+   * Render keys by project and chapter index, with what they were made from: the lexicon's
+   * rewrite of a book's text takes about a second per 500,000 characters, and the studio reads a
+   * rendering project every second; a hash of the text costs a hundredth of that.
+   */
+  private readonly keys = new Map<string, Map<number, { made: string; key: string }>>();
 
   constructor(private readonly deps: ProjectDeps) {}
 
@@ -110,6 +117,7 @@ export class ProjectService {
     return this.serially(id, async () => {
       const jobIds = this.deps.store.chapters(this.row(id).id).map((c) => c.job_id);
       this.deps.store.delete(id);
+      this.keys.delete(id);
       await this.dropJobs(jobIds);
     });
   }
@@ -122,7 +130,7 @@ export class ProjectService {
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
       for (const chapter of this.deps.store.chapters(id)) {
-        const key = keyOf(chapter.text);
+        const key = keyOf(chapter);
         if (!this.needsRender(chapter, key)) {
           result.unchanged.push(chapter.idx);
           continue;
@@ -160,8 +168,8 @@ export class ProjectService {
     return status === 'not_rendered' || status === 'failed' || status === 'expired';
   }
 
-  /** The render key of a chapter's text for this project's settings; null when its voice is gone. */
-  private keyMaker(project: ProjectRow): ((text: string) => string) | null {
+  /** The render key of a chapter for this project's settings; null when its voice is gone. */
+  private keyMaker(project: ProjectRow): ((chapter: ChapterRow) => string) | null {
     let spoken: (text: string) => string;
     try {
       spoken = spokenBy(this.deps.lexicon, this.deps.registry.resolve({ voice: project.voice }));
@@ -169,14 +177,24 @@ export class ProjectService {
       return null;
     }
     const { voice, rate, pitch, volume, format } = project;
-    return (text) => renderKey({ spoken: spoken(text), voice, rate, pitch, volume, format });
+    const settings = JSON.stringify([this.deps.lexicon?.revision ?? 0, voice, rate, pitch, volume, format]);
+    let keys = this.keys.get(project.id);
+    if (!keys) this.keys.set(project.id, (keys = new Map()));
+    return (chapter) => {
+      const made = `${settings}${createHash('sha256').update(chapter.text).digest('hex')}`;
+      const known = keys.get(chapter.idx);
+      if (known?.made === made) return known.key;
+      const key = renderKey({ spoken: spoken(chapter.text), voice, rate, pitch, volume, format });
+      keys.set(chapter.idx, { made, key });
+      return key;
+    };
   }
 
   private view(row: ProjectRow): Project {
     const keyOf = this.keyMaker(row);
     const chapters: Chapter[] = this.deps.store.chapters(row.id).map((chapter) => {
       const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
-      return chapterView(chapter, job, this.needsRender(chapter, keyOf?.(chapter.text) ?? null));
+      return chapterView(chapter, job, this.needsRender(chapter, keyOf?.(chapter) ?? null));
     });
     const { id, ...rest } = row;
     return { project_id: id, ...rest, chapters };
