@@ -56,7 +56,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN bitrate_kbps INTEGER;
   ALTER TABLE jobs ADD COLUMN keep_wav INTEGER NOT NULL DEFAULT 0;
   `,
-  // 6: projects (docs/projects.md): a manuscript cut into chapters, each with the job that rendered
+  // 6: a chunk's own voice and prosody (SSML: <voice>, <prosody>); null: the job's
+  `
+  ALTER TABLE chunks ADD COLUMN voice TEXT;
+  ALTER TABLE chunks ADD COLUMN local_voice TEXT;
+  ALTER TABLE chunks ADD COLUMN rate REAL;
+  ALTER TABLE chunks ADD COLUMN pitch REAL;
+  ALTER TABLE chunks ADD COLUMN volume REAL;
+  `,
+  // 7: projects (docs/projects.md): a manuscript cut into chapters, each with the job that rendered
   // it and the render key it was rendered with; a deleted job leaves its chapter unrendered
   `
   CREATE TABLE projects (
