@@ -17,4 +17,5 @@ export * from './formats';
 export * from './openai';
 export * from './internal';
 export * from './lexicon';
+export * from './exports';
 export * from './projects';

@@ -9,6 +9,8 @@ import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
+import { ExportStore } from '../jobs/export/export-store';
+import { ExportService } from '../services/exports';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
@@ -118,6 +120,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     });
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
     const lexicon = await LexiconService.open(config.dataDir);
+    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
+    undo.unshift(() => exports.close());
 
     const synthesis = new SynthesisService(
       registry,
@@ -142,6 +146,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       synthesis,
       projects,
       jobs,
+      exports,
       openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
       settings,
       lexicon,
@@ -193,6 +198,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         stopSweeper();
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
+        await exports.close();
         await pool.close();
         backend.fleet?.close();
         db.close();
