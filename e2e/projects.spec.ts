@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -26,7 +27,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 const chapterRows = (page: Page) => page.locator('.chapter-table tbody tr');
 
-test('projects: a Markdown manuscript in three chapters, rendered, a lexicon entry re-renders only its chapter', async ({
+test('projects: a Markdown manuscript in three chapters, rendered, re-rendered after a lexicon entry, exported as M4B', async ({
   studio: page,
   gateway,
 }) => {
@@ -46,7 +47,7 @@ test('projects: a Markdown manuscript in three chapters, rendered, a lexicon ent
   await expect(view.getByRole('status')).toHaveText('Settings saved.');
 
   await view.getByRole('button', { name: 'Render 3 chapters' }).click();
-  await expect(view.getByRole('status')).toHaveText('Rendering 3 chapters.');
+  await expect(view.getByText('Rendering 3 chapters.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
   await expect(view.getByRole('button', { name: 'Up to date' })).toBeDisabled();
 
@@ -63,11 +64,21 @@ test('projects: a Markdown manuscript in three chapters, rendered, a lexicon ent
   await page.getByRole('button', { name: /^short-book/ }).click();
   await expect(chapterRows(page).nth(1)).toContainText('changed');
   await view.getByRole('button', { name: 'Render 1 chapter' }).click();
-  await expect(view.getByRole('status')).toHaveText('Rendering 1 chapter.');
+  await expect(view.getByText('Rendering 1 chapter.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
   await expect(view.getByRole('button', { name: 'Up to date' })).toBeDisabled();
+
+  await view.getByRole('button', { name: 'Export M4B' }).click();
+  const downloadButton = view.getByRole('button', { name: /^Download / });
+  await expect(downloadButton).toBeVisible({ timeout: 60_000 });
+  await expect(view.getByText('Exported: 3 chapters')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: path.join(DOCS, 'projects.png') });
+  const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
+  expect(download.suggestedFilename()).toMatch(/\.m4b$/);
+  const book = await readFile((await download.path())!);
+  expect(book.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  expect(book.length).toBeGreaterThan(10_000);
 
   const listed = (await (await api(gateway, '/api/v1/tts/projects')).json()) as { projects: { author: string; chapter_count: number }[] };
   expect(listed.projects).toMatchObject([{ author: 'A. Writer', chapter_count: 3 }]);

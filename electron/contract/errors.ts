@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   format_unavailable: 409,
   chunk_in_progress: 409,
   too_many_projects: 409,
+  project_not_rendered: 409,
   export_not_finished: 409,
   export_failed: 409,
   audio_expired: 410,

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { OUTPUT_FORMATS } from './formats';
 import { OPTION_RANGES, type OptionName } from './synthesis';
 import { TITLE_MAX_CHARS } from './jobs';
+import { ExportRequest } from './exports';
 
 /** Bounds of projects (docs/projects.md); the manuscript's length is the max_text_length setting. */
 export const PROJECT_LIMITS = {
@@ -111,3 +112,10 @@ export const RenderResult = Type.Object({
   project: Project,
 });
 export type RenderResult = Static<typeof RenderResult>;
+
+/**
+ * An audiobook of a project: the export's options; the jobs, their order and chapter titles, the
+ * title and the author are the project's.
+ */
+export const ProjectExportBody = Type.Omit(ExportRequest, ['job_ids', 'title', 'author', 'chapters'], { additionalProperties: false });
+export type ProjectExportBody = Static<typeof ProjectExportBody>;

@@ -4,8 +4,9 @@
  * text, or a lexicon entry found only in it) is synthesized again; counted at the engine.
  */
 import { strToU8, zipSync } from 'fflate';
+import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_LIMITS, type Project, type RenderResult } from '../contract';
+import { PROJECT_LIMITS, type Export, type Project, type RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
@@ -61,6 +62,11 @@ async function render(project: Project): Promise<RenderResult> {
   const result = (await response.json()) as RenderResult;
   for (const { job_id } of result.queued) expect((await waitForJob(gateway, job_id)).status).toBe('done');
   return result;
+}
+
+async function bad(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect((await errorOf(response)).code).toBe(code);
 }
 
 const get = async (project: Project) => (await (await gateway.api(`${PROJECTS}/${project.project_id}`)).json()) as Project;
@@ -128,6 +134,30 @@ describe('projects', () => {
     }
   });
 
+  it('exports a rendered project as an M4B: its chapters in order, titled as its chapters, tagged as the project', async () => {
+    const project = await create();
+    const early = await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b' });
+    expect(early.status).toBe(409);
+    expect(await errorOf(early)).toMatchObject({ code: 'project_not_rendered', message: expect.stringContaining('Chapters 1, 2, 3') });
+    await render(project);
+    const accepted = await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b' });
+    expect(accepted.status).toBe(202);
+    const { poll } = (await accepted.json()) as { poll: string };
+    let made: Export;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      made = (await (await gateway.api(poll)).json()) as Export;
+    } while (made.status === 'running');
+    expect(made.status, JSON.stringify(made.error)).toBe('done');
+    const bytes = new Uint8Array(await (await gateway.api(made.file!.url)).arrayBuffer());
+    const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mp4' }, { includeChapters: true });
+    expect(format.chapters?.map((c) => c.title)).toEqual(['The Hills', 'The Market', 'The Night']);
+    expect([common.title, common.artist]).toEqual(['book', 'A. Writer']);
+    expect(format.duration).toBeGreaterThan(3);
+    await bad(await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'wav' }), 400, 'invalid_request');
+    await bad(await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b', job_ids: [] }), 400, 'invalid_request');
+  });
+
   it('renders every chapter again when the voice settings change, and deletes its jobs with it', async () => {
     const project = await create('Chapter 1\nOne.\nChapter 2\nTwo.\n', 'story.txt');
     expect(project.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2']);
@@ -165,10 +195,6 @@ describe('projects', () => {
   });
 
   it('answers bad input with clear JSON errors', async () => {
-    const bad = async (response: Response, status: number, code: string) => {
-      expect(response.status).toBe(status);
-      expect((await errorOf(response)).code).toBe(code);
-    };
     await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.pdf', text: 'Hi.' } }), 415, 'unsupported_media_type');
     await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.md', text: '  \n' } }), 400, 'invalid_request');
     await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.txt', text: 'x'.repeat(5_001) } }), 413, 'text_too_long');

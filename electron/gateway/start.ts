@@ -137,6 +137,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       synthesis,
       jobs,
       lexicon,
+      exports,
       maxTextLength: () => settings.limits().maxTextLength,
     });
 

@@ -3,12 +3,16 @@ import {
   ApiError,
   checkTitle,
   DEFAULT_OUTPUT_FORMAT,
+  EXPORT_LIMITS,
+  type Export,
+  type ExportRequest,
   OPTION_RANGES,
   PROJECT_LIMITS,
   type Chapter,
   type ManuscriptFile,
   type Project,
   type ProjectCreate,
+  type ProjectExportBody,
   type ProjectList,
   type ProjectPatch,
   type RenderResult,
@@ -32,6 +36,8 @@ export interface ProjectDeps {
   jobs: JobService;
   /** `revision` goes up at each change of the lexicon (LexiconService). */
   lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
+  /** Makes audiobooks of finished jobs (ExportService). */
+  exports: { create(request: ExportRequest): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
 }
@@ -141,6 +147,38 @@ export class ProjectService {
         result.queued.push({ index: chapter.idx, job_id: jobId });
       }
       return { ...result, project: this.get(id) };
+    });
+  }
+
+  /**
+   * An audiobook of the project: every chapter's job in order, each a chapter titled as the
+   * chapter, tagged with the project's title and author. Every chapter must be rendered and up to
+   * date: a book with a chapter missing or stale is refused rather than made.
+   */
+  exportBook(id: string, body: ProjectExportBody): Promise<Export> {
+    return this.serially(id, () => {
+      const project = this.get(id);
+      const waiting = project.chapters.filter((c) => c.status !== 'done' || c.needs_render).map((c) => c.index + 1);
+      if (waiting.length > 0) {
+        const which = waiting.length === 1 ? `Chapter ${waiting[0]} is` : `Chapters ${waiting.join(', ')} are`;
+        throw new ApiError(
+          'project_not_rendered',
+          `${which} not rendered or out of date: render the project, then export once every chapter is done.`,
+        );
+      }
+      if (project.chapters.length > EXPORT_LIMITS.jobs) {
+        throw new ApiError(
+          'too_many_chapters',
+          `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
+        );
+      }
+      return this.deps.exports.create({
+        ...body,
+        job_ids: project.chapters.map((c) => c.job_id!),
+        title: project.title,
+        ...(project.author ? { author: project.author } : {}),
+        chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
+      });
     });
   }
 

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ErrorBody,
+  ExportAccepted,
+  exportPath,
   ManuscriptFile,
   Project,
   ProjectCreate,
+  ProjectExportBody,
   ProjectList,
   ProjectParams,
   ProjectPatch,
@@ -78,5 +81,23 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       response: { 200: RenderResult, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
     handler: async (request) => projects.render(request.params.id),
+  });
+
+  app.post('/projects/:id/export', {
+    schema: {
+      tags,
+      summary: "Export the project's chapters as an audiobook, titled and tagged as the project",
+      params,
+      body: ProjectExportBody,
+      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const made = await projects.exportBook(request.params.id, request.body);
+      const poll = exportPath(made.export_id);
+      return reply
+        .code(202)
+        .header('location', poll)
+        .send({ export_id: made.export_id, poll, status: 'running' as const });
+    },
   });
 };

@@ -49,6 +49,7 @@ import {
   type LexiconPatch,
   type ManuscriptFile,
   type ProjectCreate,
+  type ProjectExportBody,
   type ProjectPatch,
   type PreviewBody,
   type SettingsUpdate,
@@ -302,6 +303,12 @@ export class OratorClient {
   async renderProject(id: string) {
     const response = await this.send(`${projectPath(id)}/render`, { method: 'POST' });
     return checked<RenderResult>(RenderResult, await jsonBody(response), 'render result');
+  }
+
+  /** An audiobook of a rendered project, made in the background like any export. */
+  async exportProject(id: string, body: ProjectExportBody) {
+    const response = await this.send(`${projectPath(id)}/export`, { method: 'POST', body: JSON.stringify(body) });
+    return checked<ExportAccepted>(ExportAccepted, await jsonBody(response), 'export receipt');
   }
 
   private async json(path: string): Promise<unknown> {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
 import { useApp } from '../store';
+import { ProjectExport } from './ProjectExport';
 import { VoicePicker } from './VoicePicker';
 
 interface Props {
@@ -149,6 +150,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
           {status}
         </p>
       )}
+      <ProjectExport project={project} onError={onError} />
       <table className="chapter-table">
         <thead>
           <tr>
