@@ -14,6 +14,7 @@ export const LAYERS = [
   ['engines'],
   ['jobs'],
   ['ssml'],
+  ['projects'],
   ['services', 'settings'],
   ['gateway'],
   ['shell'],

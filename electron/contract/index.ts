@@ -19,3 +19,4 @@ export * from './openai';
 export * from './internal';
 export * from './lexicon';
 export * from './exports';
+export * from './projects';

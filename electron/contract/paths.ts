@@ -11,3 +11,6 @@ export const jobSentencePath = (id: string, n: number) => `${jobPath(id)}/senten
 export const jobEventsPath = (id: string) => `${jobPath(id)}/events`;
 export const JOBS_PATH = `${TTS_ROOT}/jobs`;
 export const EVENTS_PATH = `${TTS_ROOT}/events`;
+
+export const PROJECTS_PATH = `${TTS_ROOT}/projects`;
+export const projectPath = (id: string) => `${PROJECTS_PATH}/${encodeURIComponent(id)}`;

@@ -11,6 +11,7 @@ import type { ExportService } from '../services/exports';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
 import type { OpenAISpeechService } from '../services/openai-speech';
+import type { ProjectService } from '../services/projects';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
@@ -26,6 +27,7 @@ import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
 import { lexiconRoutes } from './routes/lexicon';
 import { openaiRoutes } from './routes/openai';
+import { projectRoutes } from './routes/projects';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
@@ -43,6 +45,7 @@ export interface ServerDeps {
   openaiSpeech: OpenAISpeechService;
   settings: SettingsService;
   lexicon: LexiconService;
+  projects: ProjectService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -117,6 +120,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(exportRoutes, { exports: deps.exports });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
+      await api.register(projectRoutes, { projects: deps.projects });
     },
     { prefix: TTS_ROOT },
   );

@@ -14,6 +14,8 @@ import { ExportService } from '../services/exports';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
+import { ProjectService } from '../services/projects';
+import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
@@ -121,16 +123,29 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
     undo.unshift(() => exports.close());
 
+    const synthesis = new SynthesisService(
+      registry,
+      runner,
+      () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
+      () => jobs.expiryOfNewJob(),
+      lexicon,
+    );
+    const projects = new ProjectService({
+      store: new ProjectStore(db),
+      jobStore: store,
+      registry,
+      synthesis,
+      jobs,
+      lexicon,
+      exports,
+      maxTextLength: () => settings.limits().maxTextLength,
+    });
+
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
-      synthesis: new SynthesisService(
-        registry,
-        runner,
-        () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
-        () => jobs.expiryOfNewJob(),
-        lexicon,
-      ),
+      synthesis,
+      projects,
       jobs,
       exports,
       openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),

@@ -27,6 +27,7 @@ export class LexiconService {
   private rewrites = new Map<string, Rewrite>();
   /** Changes run one after another, each on the lexicon the one before left, in the order they came. */
   private changes: Promise<void> = Promise.resolve();
+  private changeCount = 0;
 
   private constructor(private readonly dataDir: string) {}
 
@@ -36,6 +37,11 @@ export class LexiconService {
     if (dropped > 0) console.warn(`Orator: ${dropped} lexicon entries in ${dataDir} did not fit the schema and were dropped.`);
     service.entries = entries;
     return service;
+  }
+
+  /** Goes up at every change: text said with the lexicon before may be said otherwise now. */
+  get revision(): number {
+    return this.changeCount;
   }
 
   list(scope: LexiconScope = {}): LexiconList {
@@ -134,6 +140,7 @@ export class LexiconService {
       await writeLexiconFile(this.dataDir, entries);
       this.entries = entries;
       this.rewrites.clear();
+      this.changeCount++;
     });
     this.changes = run.catch(() => undefined);
     await run;

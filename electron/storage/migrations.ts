@@ -64,4 +64,31 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE chunks ADD COLUMN pitch REAL;
   ALTER TABLE chunks ADD COLUMN volume REAL;
   `,
+  // 7: projects (docs/projects.md): a manuscript cut into chapters, each with the job that rendered
+  // it and the render key it was rendered with; a deleted job leaves its chapter unrendered
+  `
+  CREATE TABLE projects (
+    id          TEXT PRIMARY KEY,
+    title       TEXT NOT NULL,
+    author      TEXT NOT NULL DEFAULT '',
+    voice       TEXT NOT NULL,
+    rate        REAL NOT NULL,
+    pitch       REAL NOT NULL,
+    volume      REAL NOT NULL,
+    format      TEXT NOT NULL,
+    source_name TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL
+  );
+  CREATE TABLE project_chapters (
+    project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    idx        INTEGER NOT NULL,
+    title      TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    job_id     TEXT REFERENCES jobs (id) ON DELETE SET NULL,
+    render_key TEXT,
+    PRIMARY KEY (project_id, idx)
+  );
+  CREATE INDEX project_chapters_by_job ON project_chapters (job_id);
+  `,
 ];

@@ -76,11 +76,17 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
 
 /**
  * A body the route accepts: Orator's {"text"} or OpenAI's {"model","input","voice"} when it speaks
- * text, {"title"} when it renames, else an empty object.
+ * text, a manuscript file ({"name","text"}, alone or as "manuscript") for projects, {"title"} when
+ * it renames, {"format"} to export a project, else an empty object.
  */
 export function sampleBody(route: ApiRoute): Record<string, unknown> {
+  const manuscript = { name: 'book.txt', text: 'Hi.' };
+  if (route.body?.properties?.manuscript) return { manuscript };
+  if (route.body?.properties?.name && route.body.properties.text) return manuscript;
   if (route.body?.properties?.text) return { text: 'Hi.' };
   if (route.body?.properties?.input) return { model: 'tts-1', input: 'Hi.', voice: 'alloy' };
   if (route.body?.properties?.title) return { title: 'Chapter one' };
+  // a project's export: its options alone (the jobs are the project's)
+  if (route.body?.required?.includes('format') && !route.body.properties?.job_ids) return { format: 'm4b' };
   return {};
 }

@@ -33,6 +33,11 @@ import {
   LexiconImportResult,
   LexiconList,
   NewApiKey,
+  Project,
+  ProjectList,
+  projectPath,
+  PROJECTS_PATH,
+  RenderResult,
   SETTINGS_PATH,
   SettingsView,
   TTS_ROOT,
@@ -44,6 +49,10 @@ import {
   type LexiconFormat,
   type LexiconImport,
   type LexiconPatch,
+  type ManuscriptFile,
+  type ProjectCreate,
+  type ProjectExportBody,
+  type ProjectPatch,
   type PreviewBody,
   type SentenceEdit,
   type SettingsUpdate,
@@ -277,6 +286,46 @@ export class OratorClient {
   async exportLexicon(format: LexiconFormat, language?: string): Promise<Blob> {
     const params = new URLSearchParams({ format, ...(language ? { language } : {}) });
     return (await this.send(`${LEXICON_EXPORT_PATH}?${params}`, {})).blob();
+  }
+
+  async projects() {
+    return checked<ProjectList>(ProjectList, await this.json(PROJECTS_PATH), 'project list');
+  }
+
+  async project(id: string) {
+    return checked<Project>(Project, await this.json(projectPath(id)), 'project');
+  }
+
+  /** A new project from a manuscript file's text and name, cut into chapters by the gateway. */
+  async createProject(body: ProjectCreate) {
+    const response = await this.send(PROJECTS_PATH, { method: 'POST', body: JSON.stringify(body) });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  async patchProject(id: string, patch: ProjectPatch) {
+    const response = await this.send(projectPath(id), { method: 'PATCH', body: JSON.stringify(patch) });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  async replaceManuscript(id: string, file: ManuscriptFile) {
+    const response = await this.send(`${projectPath(id)}/manuscript`, { method: 'PUT', body: JSON.stringify(file) });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  async deleteProject(id: string): Promise<void> {
+    await this.send(projectPath(id), { method: 'DELETE' });
+  }
+
+  /** Queues the chapters whose audio is missing or out of date; says which were queued and which stand. */
+  async renderProject(id: string) {
+    const response = await this.send(`${projectPath(id)}/render`, { method: 'POST' });
+    return checked<RenderResult>(RenderResult, await jsonBody(response), 'render result');
+  }
+
+  /** An audiobook of a rendered project, made in the background like any export. */
+  async exportProject(id: string, body: ProjectExportBody) {
+    const response = await this.send(`${projectPath(id)}/export`, { method: 'POST', body: JSON.stringify(body) });
+    return checked<ExportAccepted>(ExportAccepted, await jsonBody(response), 'export receipt');
   }
 
   private async json(path: string): Promise<unknown> {

@@ -7,6 +7,7 @@ import { JobList } from './JobList';
 import { KeyPrompt } from './KeyPrompt';
 import { LexiconPanel } from './LexiconPanel';
 import { PlayerDock } from './PlayerDock';
+import { ProjectsPanel } from './ProjectsPanel';
 import { TopBar } from './TopBar';
 import { VoiceBrowser } from './VoiceBrowser';
 import { useThemeAttribute } from './use-theme';
@@ -58,6 +59,9 @@ export function App() {
         </section>
         <section id="panel-lexicon" role="tabpanel" aria-labelledby="tab-lexicon" hidden={tab !== 'lexicon'} className="panel-scroll">
           {tab === 'lexicon' && <LexiconPanel />}
+        </section>
+        <section id="panel-projects" role="tabpanel" aria-labelledby="tab-projects" hidden={tab !== 'projects'} className="panel-scroll">
+          {tab === 'projects' && <ProjectsPanel />}
         </section>
       </main>
       <PlayerDock />

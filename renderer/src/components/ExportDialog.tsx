@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { EXPORT_LIMITS, type Export, type ExportFormat, type ExportRequest, type Job } from '../api/contract';
+import { base64Of } from '../lib/base64';
 import { saveBlob } from '../lib/download';
 import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
@@ -12,14 +13,6 @@ const FORMATS: Record<ExportFormat, string> = {
   zip: 'ZIP, one MP3 per chapter',
 };
 const POLL_MS = 500;
-
-/** A file's bytes as base64, for the cover. */
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 /**
  * Exports finished jobs as one audiobook (docs/audiobook.md): which jobs, in which order (oldest

@@ -7,6 +7,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'voices', label: 'Voices' },
   { id: 'compare', label: 'Compare' },
   { id: 'lexicon', label: 'Lexicon' },
+  { id: 'projects', label: 'Projects' },
 ];
 
 const SYNC_LABEL = { off: 'Offline', live: 'Live', polling: 'Polling' } as const;

@@ -1,0 +1,216 @@
+/**
+ * Projects over HTTP on a real gateway with the embedded eSpeak NG: a Markdown manuscript becomes
+ * chapters, a render synthesizes each once, and only a chapter whose text as spoken changed (its
+ * text, or a lexicon entry found only in it) is synthesized again; counted at the engine.
+ */
+import { strToU8, zipSync } from 'fflate';
+import { parseBuffer } from 'music-metadata';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_LIMITS, type Export, type Project, type RenderResult } from '../contract';
+import { expectSpeech } from '../testing/audio';
+import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+
+const PROJECTS = '/api/v1/tts/projects';
+const VOICE = 'espeak-ng:en-us';
+const MANUSCRIPT = `# A Short Book
+
+## The Hills
+The sun rose over the hills.
+
+## The Market
+Zorblat walked to the market.
+
+## The Night
+Night fell quietly.
+`;
+
+let gateway: TestGateway;
+/** Texts the engine was asked to speak since the last reset. */
+let spoken: string[] = [];
+beforeAll(async () => {
+  gateway = await startTestGateway({ maxTextLength: 5_000 });
+  const adapter = gateway.registry.resolve({ voice: VOICE }).adapter;
+  const original = adapter.synthesize;
+  adapter.synthesize = (request, context) => {
+    spoken.push(request.text);
+    return original.call(adapter, request, context);
+  };
+});
+afterAll(() => gateway.stop());
+beforeEach(() => {
+  spoken = [];
+});
+
+const send = (method: string, route: string, body?: unknown) =>
+  gateway.api(route, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+async function create(text = MANUSCRIPT, name = 'book.md'): Promise<Project> {
+  const response = await send('POST', PROJECTS, { voice: VOICE, author: 'A. Writer', manuscript: { name, text } });
+  expect(response.status).toBe(201);
+  expect(response.headers.get('location')).toMatch(/\/projects\/[0-9a-f-]{36}$/);
+  return (await response.json()) as Project;
+}
+
+/** Renders and waits for every queued job; returns the render's answer. */
+async function render(project: Project): Promise<RenderResult> {
+  const response = await send('POST', `${PROJECTS}/${project.project_id}/render`);
+  expect(response.status).toBe(200);
+  const result = (await response.json()) as RenderResult;
+  for (const { job_id } of result.queued) expect((await waitForJob(gateway, job_id)).status).toBe('done');
+  return result;
+}
+
+async function bad(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect((await errorOf(response)).code).toBe(code);
+}
+
+const get = async (project: Project) => (await (await gateway.api(`${PROJECTS}/${project.project_id}`)).json()) as Project;
+
+describe('projects', () => {
+  it('cuts a Markdown manuscript into its three chapters, titled by their headings', async () => {
+    const project = await create();
+    expect(project.title).toBe('book');
+    expect(project.voice).toBe(VOICE);
+    expect(project.chapters.map((c) => [c.index, c.title, c.status, c.needs_render])).toEqual([
+      [0, 'The Hills', 'not_rendered', true],
+      [1, 'The Market', 'not_rendered', true],
+      [2, 'The Night', 'not_rendered', true],
+    ]);
+    expect(project.chapters[1]!.text).toBe('The Market\n\nZorblat walked to the market.');
+    const list = (await (await gateway.api(PROJECTS)).json()) as { projects: { project_id: string; chapter_count: number }[] };
+    expect(list.projects.find((p) => p.project_id === project.project_id)?.chapter_count).toBe(3);
+  });
+
+  it('renders each chapter once, then only what changed: its text, or a lexicon entry found in it', async () => {
+    const project = await create();
+    const first = await render(project);
+    expect(first.queued.map((q) => q.index)).toEqual([0, 1, 2]);
+    expect(spoken.join(' ')).toContain('Zorblat');
+    const rendered = await get(project);
+    expect(rendered.chapters.map((c) => [c.status, c.needs_render])).toEqual(Array(3).fill(['done', false]));
+    for (const chapter of rendered.chapters) {
+      const audio = await gateway.api(`/api/v1/tts/jobs/${chapter.job_id}/audio`);
+      expectSpeech(Buffer.from(await audio.arrayBuffer()), { minSeconds: 1, maxSeconds: 10 });
+    }
+
+    spoken = [];
+    const again = await render(project);
+    expect(again.queued).toEqual([]);
+    expect(again.unchanged).toEqual([0, 1, 2]);
+    expect(spoken).toEqual([]);
+
+    const edited = MANUSCRIPT.replace('Night fell quietly.', 'Night fell, and the owls woke.');
+    const replaced = await send('PUT', `${PROJECTS}/${project.project_id}/manuscript`, { name: 'book.md', text: edited });
+    expect(replaced.status).toBe(200);
+    const afterEdit = (await replaced.json()) as Project;
+    expect(afterEdit.chapters.map((c) => c.needs_render)).toEqual([false, false, true]);
+    expect(afterEdit.chapters[0]!.job_id).toBe(rendered.chapters[0]!.job_id);
+    // the old job of the changed chapter went with its text
+    expect((await gateway.api(`/api/v1/tts/jobs/${rendered.chapters[2]!.job_id}`)).status).toBe(404);
+    const third = await render(project);
+    expect(third.queued.map((q) => q.index)).toEqual([2]);
+    expect(spoken.join(' ')).toContain('owls');
+    expect(spoken.join(' ')).not.toMatch(/Zorblat|hills/);
+
+    const lexicon = await send('PATCH', '/api/v1/tts/lexicon', {
+      entries: [{ grapheme: 'Zorblat', alias: 'Zed the Great', language: 'en' }],
+    });
+    expect(lexicon.status).toBe(200);
+    try {
+      expect((await get(project)).chapters.map((c) => c.needs_render)).toEqual([false, true, false]);
+      spoken = [];
+      const fourth = await render(project);
+      expect(fourth.queued.map((q) => q.index)).toEqual([1]);
+      expect(fourth.unchanged).toEqual([0, 2]);
+      expect(spoken.join(' ')).toContain('Zed the Great');
+      expect(spoken.join(' ')).not.toMatch(/owls|hills/);
+    } finally {
+      await send('DELETE', '/api/v1/tts/lexicon');
+    }
+  });
+
+  it('exports a rendered project as an M4B: its chapters in order, titled as its chapters, tagged as the project', async () => {
+    const project = await create();
+    const early = await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b' });
+    expect(early.status).toBe(409);
+    expect(await errorOf(early)).toMatchObject({ code: 'project_not_rendered', message: expect.stringContaining('Chapters 1, 2, 3') });
+    await render(project);
+    const accepted = await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b' });
+    expect(accepted.status).toBe(202);
+    const { poll } = (await accepted.json()) as { poll: string };
+    let made: Export;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      made = (await (await gateway.api(poll)).json()) as Export;
+    } while (made.status === 'running');
+    expect(made.status, JSON.stringify(made.error)).toBe('done');
+    const bytes = new Uint8Array(await (await gateway.api(made.file!.url)).arrayBuffer());
+    const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mp4' }, { includeChapters: true });
+    expect(format.chapters?.map((c) => c.title)).toEqual(['The Hills', 'The Market', 'The Night']);
+    expect([common.title, common.artist]).toEqual(['book', 'A. Writer']);
+    expect(format.duration).toBeGreaterThan(3);
+    await bad(await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'wav' }), 400, 'invalid_request');
+    await bad(await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b', job_ids: [] }), 400, 'invalid_request');
+  });
+
+  it('renders every chapter again when the voice settings change, and deletes its jobs with it', async () => {
+    const project = await create('Chapter 1\nOne.\nChapter 2\nTwo.\n', 'story.txt');
+    expect(project.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2']);
+    const first = await render(project);
+    const patched = await send('PATCH', `${PROJECTS}/${project.project_id}`, { rate: 1.5, title: 'Story' });
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as Project).chapters.every((c) => c.needs_render)).toBe(true);
+    const second = await render(project);
+    expect(second.queued).toHaveLength(2);
+    for (const { job_id } of first.queued) expect((await gateway.api(`/api/v1/tts/jobs/${job_id}`)).status).toBe(404);
+
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+    expect((await gateway.api(`${PROJECTS}/${project.project_id}`)).status).toBe(404);
+    for (const { job_id } of second.queued) expect((await gateway.api(`/api/v1/tts/jobs/${job_id}`)).status).toBe(404);
+  });
+
+  it('reads an EPUB sent as base64: its spine documents are the chapters', async () => {
+    const page = (body: string) => `<html xmlns="http://www.w3.org/1999/xhtml"><body>${body}</body></html>`;
+    const book = zipSync({
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="book.opf"/></rootfiles></container>'),
+      'book.opf': strToU8(
+        '<package><manifest><item id="a" href="a.xhtml"/><item id="b" href="b.xhtml"/></manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>',
+      ),
+      'a.xhtml': strToU8(page('<h1>Arrival</h1><p>The train was late.</p>')),
+      'b.xhtml': strToU8(page('<h2>Departure</h2><p>The boat was early.</p>')),
+    });
+    const response = await send('POST', PROJECTS, { manuscript: { name: 'Travels.epub', data: Buffer.from(book).toString('base64') } });
+    expect(response.status).toBe(201);
+    const project = (await response.json()) as Project;
+    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
+      ['Arrival', 'Arrival\n\nThe train was late.'],
+      ['Departure', 'Departure\n\nThe boat was early.'],
+    ]);
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+  });
+
+  it('answers bad input with clear JSON errors', async () => {
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.pdf', text: 'Hi.' } }), 415, 'unsupported_media_type');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.md', text: '  \n' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.txt', text: 'x'.repeat(5_001) } }), 413, 'text_too_long');
+    const many = Array.from({ length: PROJECT_LIMITS.chapters + 1 }, (_, i) => `# ${i}\nA.`).join('\n');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'book.md', text: many } }), 413, 'too_many_chapters');
+    await bad(await send('POST', PROJECTS, { voice: 'espeak-ng:nope', manuscript: { name: 'a.txt', text: 'Hi.' } }), 422, 'unknown_voice');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.txt' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { rate: 9, manuscript: { name: 'a.txt', text: 'Hi.' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.epub', text: 'Hi.' } }), 400, 'invalid_request');
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.epub', data: 'bm90IGEgemlw' } }), 400, 'invalid_request');
+    await bad(await gateway.api(`${PROJECTS}/nope`), 404, 'project_not_found');
+    await bad(await send('POST', `${PROJECTS}/00000000-0000-4000-8000-000000000000/render`), 404, 'project_not_found');
+    const project = await create('Hi.', 'a.txt');
+    await bad(await send('PATCH', `${PROJECTS}/${project.project_id}`, { title: ' ' }), 400, 'invalid_request');
+    await bad(await send('PATCH', `${PROJECTS}/${project.project_id}`, { title: 'a\nb' }), 400, 'invalid_request');
+    await bad(await send('PUT', `${PROJECTS}/${project.project_id}/manuscript`, { name: '../a.txt', text: 'Hi.' }), 400, 'invalid_request');
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+  });
+});

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ErrorBody,
+  ExportAccepted,
+  exportPath,
+  ManuscriptFile,
+  Project,
+  ProjectCreate,
+  ProjectExportBody,
+  ProjectList,
+  ProjectParams,
+  ProjectPatch,
+  projectPath,
+  RenderResult,
+} from '../../contract';
+import type { ProjectService } from '../../services/projects';
+
+/** Routes of projects (docs/projects.md), relative to TTS_ROOT; the TTS key, like jobs. */
+export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService }> = async (app, { projects }) => {
+  const tags = ['projects'];
+  const params = ProjectParams;
+
+  app.get('/projects', {
+    schema: { tags, summary: 'Projects, the last changed first', response: { 200: ProjectList } },
+    handler: async () => projects.list(),
+  });
+
+  app.post('/projects', {
+    schema: {
+      tags,
+      summary: 'A new project from a manuscript file (its text and name), cut into chapters',
+      body: ProjectCreate,
+      response: { 201: Project, 400: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const project = projects.create(request.body);
+      return reply.code(201).header('location', projectPath(project.project_id)).send(project);
+    },
+  });
+
+  app.get('/projects/:id', {
+    schema: { tags, summary: 'A project, its chapters and their audio', params, response: { 200: Project, 404: ErrorBody } },
+    handler: async (request) => projects.get(request.params.id),
+  });
+
+  app.patch('/projects/:id', {
+    schema: {
+      tags,
+      summary: "Change a project's title, author, voice, prosody or format",
+      params,
+      body: ProjectPatch,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+    },
+    handler: async (request) => projects.update(request.params.id, request.body),
+  });
+
+  app.put('/projects/:id/manuscript', {
+    schema: {
+      tags,
+      summary: 'Replace the manuscript; chapters whose text is unchanged keep their audio',
+      params,
+      body: ManuscriptFile,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    },
+    handler: async (request) => projects.replaceManuscript(request.params.id, request.body),
+  });
+
+  app.delete('/projects/:id', {
+    schema: { tags, summary: "Delete a project and its chapters' jobs", params, response: { 204: { type: 'null' }, 404: ErrorBody } },
+    handler: async (request, reply) => {
+      await projects.remove(request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.post('/projects/:id/render', {
+    schema: {
+      tags,
+      summary: 'Queue a job for each chapter whose audio is missing or out of date',
+      params,
+      response: { 200: RenderResult, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, 429: ErrorBody, 507: ErrorBody },
+    },
+    handler: async (request) => projects.render(request.params.id),
+  });
+
+  app.post('/projects/:id/export', {
+    schema: {
+      tags,
+      summary: "Export the project's chapters as an audiobook, titled and tagged as the project",
+      params,
+      body: ProjectExportBody,
+      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const made = await projects.exportBook(request.params.id, request.body);
+      const poll = exportPath(made.export_id);
+      return reply
+        .code(202)
+        .header('location', poll)
+        .send({ export_id: made.export_id, poll, status: 'running' as const });
+    },
+  });
+};

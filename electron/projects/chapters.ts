@@ -1,0 +1,75 @@
+/**
+ * A manuscript cut into chapters from its own structure (docs/projects.md): Markdown headings of
+ * level 1 and 2 (in .md files), and lines of the form "Chapter 7", "CHAPTER IV. The Storm",
+ * "Chapter Twelve" (in any file). A file without either is one chapter.
+ */
+
+export interface ManuscriptChapter {
+  title: string;
+  /** The text as spoken: the heading as a first paragraph, then the body. */
+  text: string;
+}
+
+const MARKDOWN_HEADING = /^ {0,3}(#{1,2})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+const NUMBER_WORDS =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred';
+/** "Chapter" and a number (digits, Roman, or English words), then optionally a title; a short line. */
+const CHAPTER_LINE = new RegExp(`^\\s*chapter\\s+(\\d+|[ivxlcdm]+|(?:(?:${NUMBER_WORDS})[\\s-]*)+)\\b(?:[\\s.:,—–-].*)?$`, 'i');
+const CHAPTER_LINE_MAX = 120;
+
+/** Whether the file's name says it is Markdown. */
+export const isMarkdownName = (name: string) => /\.(md|markdown)$/i.test(name);
+
+/** The heading a line makes, or null for a line of body text. */
+function headingOf(line: string, markdown: boolean): string | null {
+  if (markdown) {
+    const match = MARKDOWN_HEADING.exec(line);
+    if (match) return plainMarkdown(match[2]!).trim() || null;
+  }
+  if (line.length <= CHAPTER_LINE_MAX && CHAPTER_LINE.test(line)) return (markdown ? plainMarkdown(line) : line).trim();
+  return null;
+}
+
+/**
+ * Cuts `text` into chapters. Text before the first heading is a chapter titled `untitled` when it
+ * holds anything; a heading followed by no text before the next heading (a book's title above its
+ * first chapter) gives no chapter of its own.
+ */
+export function splitChapters(text: string, options: { markdown: boolean; untitled: string }): ManuscriptChapter[] {
+  const chapters: ManuscriptChapter[] = [];
+  let title: string | null = null;
+  let body: string[] = [];
+  const close = () => {
+    const spoken = (options.markdown ? body.map(plainMarkdown) : body).join('\n').trim();
+    if (spoken) chapters.push({ title: title ?? options.untitled, text: title === null ? spoken : `${title}\n\n${spoken}` });
+  };
+  let fence = false;
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    if (options.markdown && /^ {0,3}(```|~~~)/.test(line)) fence = !fence;
+    const heading = fence ? null : headingOf(line, options.markdown);
+    if (heading === null) {
+      body.push(line);
+      continue;
+    }
+    close();
+    title = heading;
+    body = [];
+  }
+  close();
+  return chapters;
+}
+
+/**
+ * A line of Markdown as it is read aloud: emphasis, code ticks, link targets, images, quote and
+ * list markers, and rules go; the words stay.
+ */
+export function plainMarkdown(line: string): string {
+  return line
+    .replace(/^ {0,3}(?:[-*_][ \t]*){3,}$/, '')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/^ {0,3}>[ \t]?/, '')
+    .replace(/^ {0,3}(?:[-*+]|\d+[.)])[ \t]+/, '')
+    .replace(/(\*\*|__|\*|_|`)(?=\S)([^]*?\S)\1/g, '$2')
+    .replace(/^ {0,3}#{1,6}[ \t]+/, '');
+}

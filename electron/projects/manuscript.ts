@@ -1,0 +1,72 @@
+import { ApiError, BINARY_MANUSCRIPTS, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
+import { isMarkdownName, splitChapters, type ManuscriptChapter } from './chapters';
+import { EpubError, readEpub } from './epub';
+
+export interface CutManuscript {
+  /** The file's name without its extension: the default title of the project and of untitled text. */
+  baseName: string;
+  chapters: ManuscriptChapter[];
+}
+
+/**
+ * A manuscript file cut into chapters, or why it cannot be: a format not read (415), text over
+ * `maxChars` or no text (400/413), more chapters than a project holds (413). Chapter titles are
+ * cut to the title limit.
+ */
+export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManuscript {
+  const name = file.name.trim();
+  if (codePoints(name) > PROJECT_LIMITS.fileNameChars || /[\p{Cc}/\\]/u.test(name)) {
+    throw new ApiError(
+      'invalid_request',
+      `"manuscript.name" is a file name (no folders, at most ${PROJECT_LIMITS.fileNameChars} characters).`,
+    );
+  }
+  const extension = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase();
+  if (!extension || !(MANUSCRIPT_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new ApiError(
+      'unsupported_media_type',
+      `Manuscripts are read from ${MANUSCRIPT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; "${name}" is not one (save it as plain text or Markdown).`,
+    );
+  }
+  const tooLong = (length: number) => {
+    if (length > maxChars) throw new ApiError('text_too_long', `The manuscript has ${length} characters; the maximum is ${maxChars}.`);
+  };
+  if (file.text !== undefined) tooLong(codePoints(file.text));
+  const baseName = name.replace(/\.[^.]+$/, '').trim() || name;
+  const chapters = chaptersOf(file, extension, baseName).map((chapter) => ({
+    ...chapter,
+    title: clip(chapter.title, PROJECT_LIMITS.titleChars),
+  }));
+  // an EPUB's text is known only once read
+  tooLong(chapters.reduce((sum, chapter) => sum + codePoints(chapter.text), 0));
+  if (chapters.length === 0) throw new ApiError('invalid_request', `The manuscript "${name}" has no text to speak.`);
+  if (chapters.length > PROJECT_LIMITS.chapters) {
+    throw new ApiError(
+      'too_many_chapters',
+      `The manuscript has ${chapters.length} chapters; a project holds at most ${PROJECT_LIMITS.chapters}.`,
+    );
+  }
+  return { baseName, chapters };
+}
+
+function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): ManuscriptChapter[] {
+  const binary = BINARY_MANUSCRIPTS.includes(extension);
+  const content = binary ? file.data : file.text;
+  if (content === undefined || (binary ? file.text : file.data) !== undefined) {
+    throw new ApiError('invalid_request', `A .${extension} manuscript comes as ${binary ? '"data" (base64)' : '"text"'}, and only so.`);
+  }
+  if (!binary) return splitChapters(content, { markdown: isMarkdownName(file.name), untitled: baseName });
+  try {
+    return readEpub(Buffer.from(content, 'base64'), baseName);
+  } catch (error) {
+    if (error instanceof EpubError) throw new ApiError('invalid_request', error.message);
+    throw error;
+  }
+}
+
+/** At most `max` code points, on one line. */
+export function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const points = [...line];
+  return points.length <= max ? line : `${points.slice(0, max - 1).join('')}…`;
+}

@@ -1,0 +1,107 @@
+import type { OutputFormat } from '../contract';
+import type { Db } from '../storage/database';
+
+export interface ProjectSettings {
+  title: string;
+  author: string;
+  voice: string;
+  rate: number;
+  pitch: number;
+  volume: number;
+  format: OutputFormat;
+}
+
+export interface ProjectRow extends ProjectSettings {
+  id: string;
+  source_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChapterRow {
+  idx: number;
+  title: string;
+  text: string;
+  /** The job that rendered it; null before a render, after its text changed, or once the job was deleted. */
+  job_id: string | null;
+  /** What it was rendered from (render-key.ts); null with no job. */
+  render_key: string | null;
+}
+
+export type NewChapter = Omit<ChapterRow, 'idx'>;
+
+/** Projects and their chapters in SQLite; the meaning of a render stays with the service. */
+export class ProjectStore {
+  constructor(private readonly db: Db) {}
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM projects').get() as { n: number }).n;
+  }
+
+  /** Newest change first, each with its number of chapters. */
+  list(): (ProjectRow & { chapter_count: number })[] {
+    return this.db
+      .prepare(
+        `SELECT p.*, (SELECT count(*) FROM project_chapters c WHERE c.project_id = p.id) AS chapter_count
+         FROM projects p ORDER BY updated_at DESC, id`,
+      )
+      .all() as (ProjectRow & { chapter_count: number })[];
+  }
+
+  get(id: string): ProjectRow | undefined {
+    return this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined;
+  }
+
+  chapters(id: string): ChapterRow[] {
+    return this.db
+      .prepare('SELECT idx, title, text, job_id, render_key FROM project_chapters WHERE project_id = ? ORDER BY idx')
+      .all(id) as ChapterRow[];
+  }
+
+  insert(project: ProjectRow, chapters: NewChapter[]): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO projects (id, title, author, voice, rate, pitch, volume, format, source_name, created_at, updated_at)
+           VALUES (@id, @title, @author, @voice, @rate, @pitch, @volume, @format, @source_name, @created_at, @updated_at)`,
+        )
+        .run(project);
+      this.insertChapters(project.id, chapters);
+    })();
+  }
+
+  updateSettings(id: string, settings: ProjectSettings, now: string): void {
+    this.db
+      .prepare(
+        `UPDATE projects SET title = @title, author = @author, voice = @voice, rate = @rate, pitch = @pitch, volume = @volume,
+         format = @format, updated_at = @now WHERE id = @id`,
+      )
+      .run({ ...settings, id, now });
+  }
+
+  /** The project's chapters, all replaced at once. */
+  replaceChapters(id: string, sourceName: string, chapters: NewChapter[], now: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM project_chapters WHERE project_id = ?').run(id);
+      this.insertChapters(id, chapters);
+      this.db.prepare('UPDATE projects SET source_name = ?, updated_at = ? WHERE id = ?').run(sourceName, now, id);
+    })();
+  }
+
+  recordRender(id: string, idx: number, jobId: string, renderKey: string): void {
+    this.db
+      .prepare('UPDATE project_chapters SET job_id = ?, render_key = ? WHERE project_id = ? AND idx = ?')
+      .run(jobId, renderKey, id, idx);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM projects WHERE id = ?').run(id);
+  }
+
+  private insertChapters(id: string, chapters: NewChapter[]): void {
+    const insert = this.db.prepare(
+      'INSERT INTO project_chapters (project_id, idx, title, text, job_id, render_key) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    chapters.forEach((chapter, idx) => insert.run(id, idx, chapter.title, chapter.text, chapter.job_id, chapter.render_key));
+  }
+}

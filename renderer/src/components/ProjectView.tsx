@@ -1,0 +1,205 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
+import { useApp } from '../store';
+import { ProjectExport } from './ProjectExport';
+import { VoicePicker } from './VoicePicker';
+
+interface Props {
+  project: Project;
+  /** The project as it is now; null once deleted. */
+  onChange(project: Project | null): void;
+  /** Its title, author or existence changed: the list shows them. */
+  onListChange(): void;
+  onError(error: unknown): void;
+}
+
+const STATUS_LABEL: Record<Chapter['status'], string> = {
+  not_rendered: 'Not rendered',
+  queued: 'Queued',
+  running: 'Rendering',
+  done: 'Done',
+  failed: 'Failed',
+  expired: 'Audio expired',
+};
+
+/** How often a project with chapters queued or running is read again. */
+const POLL_MS = 1000;
+
+const settingsOf = (p: Project) => ({ title: p.title, author: p.author, voice: p.voice, rate: p.rate, format: p.format });
+
+/** One project: its settings, Render (saying how many chapters it will synthesize), and its chapters. */
+export function ProjectView({ project, onChange, onListChange, onError }: Props) {
+  const client = useApp((s) => s.client)!;
+  const [form, setForm] = useState(settingsOf(project));
+  const [formOf, setFormOf] = useState(project.updated_at);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pending = project.chapters.filter((c) => c.needs_render).length;
+  const active = project.chapters.some((c) => c.status === 'queued' || c.status === 'running');
+
+  // the form follows the project's saved settings when they change, not at every poll
+  if (formOf !== project.updated_at) {
+    setFormOf(project.updated_at);
+    setForm(settingsOf(project));
+  }
+
+  // While chapters render, their status and progress are read again each second.
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(() => client.project(project.project_id).then(onChange, onError), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, client, project, onChange, onError]);
+
+  const run = (work: () => Promise<void>) => {
+    setBusy(true);
+    work()
+      .catch(onError)
+      .finally(() => setBusy(false));
+  };
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    run(async () => {
+      onChange(await client.patchProject(project.project_id, form));
+      onListChange();
+      setStatus('Settings saved.');
+    });
+  };
+
+  const render = () =>
+    run(async () => {
+      const result = await client.renderProject(project.project_id);
+      onChange(result.project);
+      const n = result.queued.length;
+      setStatus(n === 0 ? 'Every chapter is up to date: nothing to synthesize.' : `Rendering ${n} ${n === 1 ? 'chapter' : 'chapters'}.`);
+    });
+
+  const play = (chapter: Chapter) =>
+    run(async () => {
+      useApp.getState().playJob(await client.job(chapter.job_id!));
+    });
+
+  const remove = () => {
+    if (!window.confirm(`Delete the project “${project.title}” and the audio of its chapters?`)) return;
+    run(async () => {
+      await client.deleteProject(project.project_id);
+      onChange(null);
+      onListChange();
+    });
+  };
+
+  const set =
+    <K extends keyof typeof form>(field: K) =>
+    (value: (typeof form)[K]) =>
+      setForm((f) => ({ ...f, [field]: value }));
+
+  return (
+    <div className="card project-view">
+      <h2>{project.title}</h2>
+      <p className="hint">
+        From {project.source_name} · {project.chapters.length} {project.chapters.length === 1 ? 'chapter' : 'chapters'}
+      </p>
+      <form className="project-settings" onSubmit={save} aria-label="Project settings">
+        <label>
+          Title
+          <input value={form.title} onChange={(e) => set('title')(e.target.value)} required maxLength={200} />
+        </label>
+        <label>
+          Author
+          <input value={form.author} onChange={(e) => set('author')(e.target.value)} maxLength={200} />
+        </label>
+        <label>
+          Voice
+          <VoicePicker value={form.voice} onChange={set('voice')} label="Voice" />
+        </label>
+        <label>
+          Rate
+          <input
+            type="number"
+            min={OPTION_RANGES.rate.min}
+            max={OPTION_RANGES.rate.max}
+            step={0.05}
+            value={form.rate}
+            onChange={(e) => set('rate')(Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Format
+          <select value={form.format} onChange={(e) => set('format')(e.target.value as OutputFormat)}>
+            {OUTPUT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="secondary" disabled={busy}>
+          Save settings
+        </button>
+      </form>
+      <div className="project-actions">
+        <button type="button" className="primary" onClick={render} disabled={busy || pending === 0}>
+          {pending === 0 ? 'Up to date' : `Render ${pending} ${pending === 1 ? 'chapter' : 'chapters'}`}
+        </button>
+        <button type="button" className="secondary danger small" onClick={remove} disabled={busy}>
+          Delete project
+        </button>
+      </div>
+      {status && (
+        <p role="status" className="hint">
+          {status}
+        </p>
+      )}
+      <ProjectExport project={project} onError={onError} />
+      <table className="chapter-table">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Chapter</th>
+            <th scope="col">Characters</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {project.chapters.map((chapter) => (
+            <tr key={chapter.index}>
+              <td>{chapter.index + 1}</td>
+              <td>{chapter.title}</td>
+              <td>{chapter.characters.toLocaleString()}</td>
+              <td>
+                <ChapterStatus chapter={chapter} />
+              </td>
+              <td>
+                {chapter.status === 'done' && (
+                  <button type="button" className="small secondary" onClick={() => play(chapter)} aria-label={`Play ${chapter.title}`}>
+                    Play
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ChapterStatus({ chapter }: { chapter: Chapter }) {
+  const { done, total } = chapter.progress;
+  const label = STATUS_LABEL[chapter.status];
+  return (
+    <span className="chapter-status" title={chapter.error?.message}>
+      {chapter.status === 'running' && total > 0 ? (
+        <>
+          {label} <progress value={done} max={total} aria-label={`${chapter.title}: ${done} of ${total} chunks`} />
+        </>
+      ) : (
+        label
+      )}
+      {chapter.needs_render && chapter.status !== 'not_rendered' && <span className="tag">changed</span>}
+    </span>
+  );
+}
