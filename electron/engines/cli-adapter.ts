@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Capabilities, PhonemeAlphabet, Voice } from '../contract';
 import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
-import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
+import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand, type ToolRunner } from './cli';
 import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
 import { trustedProgram, UntrustedProgram } from './executable';
 import { LaneLimiter } from './lanes';
@@ -43,6 +43,8 @@ export interface CliOverrides {
   concurrency?: number;
   /** Where each request's temp folder goes (default os.tmpdir()); see SynthesizeToolOptions.tempDir. */
   tempDir?: string;
+  /** What starts the program (the gateway's spawn host); default: this process. */
+  runTool?: ToolRunner;
 }
 
 /**
@@ -100,6 +102,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
             signal,
             timeoutMs: overrides.timeoutMs,
             tempDir: overrides.tempDir,
+            runTool: overrides.runTool,
           }),
         signal,
       );

@@ -125,7 +125,12 @@ export interface ToolCommand {
 /** The prefix of every request's temp folder (`<temp root>/orator-XXXXXX`). */
 export const TEMP_PREFIX = 'orator-';
 
+/** What runs a program: runToolRaw here, or the spawn host's run (spawn-host/client.ts). */
+export type ToolRunner = (executable: string, args: string[], options?: ToolOptions) => Promise<ToolOutput>;
+
 export interface SynthesizeToolOptions extends Pick<ToolOptions, 'signal' | 'timeoutMs'> {
+  /** Default runToolRaw, in this process. */
+  runTool?: ToolRunner | undefined;
   /**
    * The folder the request's temp folder goes in (created when missing); default os.tmpdir().
    * The gateway passes `<dataDir>/tmp`, which it clears at start with clearTempDir: a process
@@ -152,7 +157,8 @@ export async function synthesizeWithTool(
     // the text is the user's: private like everything in the data dir (mkdtemp's folder is 0700 too)
     await writeFile(files.textFile, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     const { args, input, wavOnStdout, silentRate } = command(files);
-    const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
+    const run = options.runTool ?? runToolRaw;
+    const { stdout } = await run(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
     const program = path.basename(executable);
     const wav = wavOnStdout ? stdout : await readOutputFile(files.wavFile, program, silentRate !== undefined);
     return wav ? decodeOutput(program, wav) : { sampleRate: silentRate!, samples: new Int16Array(0) };
