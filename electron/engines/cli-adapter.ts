@@ -56,7 +56,9 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
   /** The vetted program's real path; null until a probe vetted it. */
   let executable: string | null = null;
   const platform = overrides.platform ?? process.platform;
-  const slots = new LaneLimiter(overrides.concurrency ?? Math.max(1, os.availableParallelism()));
+  const batch = overrides.concurrency ?? Math.max(1, os.availableParallelism());
+  // a slot more for interactive requests, whose process also runs ahead of the niced batch ones
+  const slots = new LaneLimiter(batch + 1, { batch });
   return {
     id: spec.id,
     name: spec.name,
@@ -103,6 +105,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
             timeoutMs: overrides.timeoutMs,
             tempDir: overrides.tempDir,
             runTool: overrides.runTool,
+            background: lane === 'batch',
           }),
         signal,
       );
