@@ -1,6 +1,7 @@
 /**
  * `orator`: the command line of the running gateway, over its HTTP API (docs/cli.md). Exit codes:
  * 0 done, 1 the gateway or the output failed, 2 the command line is wrong, 130 interrupted.
+ * Run by Node (bin.ts, `npx orator`) and by the desktop app's own binary (main.ts).
  */
 import { ApiError } from '../contract';
 import { GatewayError } from '../../renderer/src/api/client';
@@ -13,6 +14,13 @@ import { say } from './say';
 import { voices } from './voices';
 
 const COMMANDS: readonly Command[] = [say, voices, jobs, job];
+const OPTIONS = ['--help', '-h', 'help', '--version'];
+
+/** Whether these arguments ask for the command line (a command or its options), not the desktop app. */
+export function isCommandLine(argv: readonly string[]): boolean {
+  const first = argv[0];
+  return first !== undefined && (OPTIONS.includes(first) || COMMANDS.some((c) => c.name === first));
+}
 
 const OVERVIEW = `Usage: orator <command> [options]
 
@@ -66,8 +74,8 @@ function report(error: unknown): number {
   return 1;
 }
 
-exitOnInterrupt();
-run(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => (process.exitCode = report(error)),
-);
+/** Runs one command line to its end (Ctrl-C exits 130); resolves with the exit code. */
+export function runCommandLine(argv: string[]): Promise<number> {
+  exitOnInterrupt();
+  return run(argv).catch(report);
+}

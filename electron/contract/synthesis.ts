@@ -5,6 +5,11 @@ import { FormatFields } from './formats';
 export const DEFAULT_INLINE_THRESHOLD = 1000;
 /** Longest preview text (code points). */
 export const PREVIEW_MAX_CHARS = 500;
+/**
+ * Longest text streamed inline by default (code points), as OpenAI's speech input: a streamed
+ * answer is for listening now and holds the interactive lane; a higher inline threshold raises it.
+ */
+export const STREAM_MAX_CHARS = 4096;
 
 /** Allowed ranges of the prosody options; 1 is the engine's normal speech. */
 export const OPTION_RANGES = {
@@ -51,6 +56,12 @@ export const SynthesizeBody = Type.Object(
       }),
     ),
     ...FormatFields,
+    stream: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: `Inline audio streamed as it is synthesized (chunked, sentence by sentence), up to ${STREAM_MAX_CHARS} characters or the inline threshold if higher; not with mode "job"`,
+      }),
+    ),
     keep_wav: Type.Optional(
       Type.Boolean({
         default: false,

@@ -12,7 +12,7 @@ import { expectSpeech } from '../testing/audio';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 import { outcomeOf } from '../testing/judge-answer';
 import { parseWav, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
-import { MAX_SPEECH_STREAMS } from './routes/openai';
+import { MAX_SPEECH_STREAMS } from './stream-slots';
 
 interface HostileText {
   name: string;

@@ -8,7 +8,7 @@ import { OPENAI_MODELS } from '../contract';
 import { prose } from '../testing/prose';
 import { send } from '../testing/raw-http';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
-import { MAX_SPEECH_STREAMS } from './routes/openai';
+import { MAX_SPEECH_STREAMS } from './stream-slots';
 
 let gateway: TestGateway;
 let client: OpenAI;

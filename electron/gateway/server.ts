@@ -29,6 +29,7 @@ import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
+import { speechStreamSlots } from './stream-slots';
 import { validatorsByPart } from './validators';
 
 export interface ServerDeps {
@@ -103,18 +104,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
+  const speechSlots = speechStreamSlots();
   await app.register(
     async (api) => {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
-      await api.register(synthesisRoutes, { synthesis: deps.synthesis });
+      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: speechSlots });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
     },
     { prefix: TTS_ROOT },
   );
-  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech });
+  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: speechSlots });
 
   if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 

@@ -35,6 +35,20 @@ export class StreamSlots {
   }
 }
 
+/** Speech answers one key may have in flight, on both dialects: each holds an encoder (AAC and FLAC a thread). */
+export const MAX_SPEECH_STREAMS = 8;
+
+/** The slots of streamed speech answers, shared by Orator's and the OpenAI-compatible routes. */
+export function speechStreamSlots(): StreamSlots {
+  return new StreamSlots(
+    MAX_SPEECH_STREAMS,
+    (perKey) =>
+      new ApiError('too_many_streams', `This API key has ${perKey} speech requests in flight, the most it may; retry when one ends.`, {
+        retryAfterS: 1,
+      }),
+  );
+}
+
 function eventStreamsRefusal(perKey: number): ApiError {
   return new ApiError(
     'too_many_streams',

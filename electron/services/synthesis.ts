@@ -8,6 +8,7 @@ import {
   type OutputFormat,
   type PreviewBody,
   type SynthesizeBody,
+  STREAM_MAX_CHARS,
 } from '../contract';
 import { encodeWhole } from '../audio/encode/encoder';
 import { durationSeconds } from '../audio/wav';
@@ -16,6 +17,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { SpeakingVoice } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
 import { sampleSentence } from './sample-sentences';
+import { openSpeechStream, type SpeechStream } from './speech-stream';
 
 /** What rewrites text as a voice should read it (LexiconService). */
 export interface Pronouncer {
@@ -90,6 +92,37 @@ export class SynthesisService {
       return { kind: 'job', job: toJobView(job) };
     }
     return this.inline(resolved, text, options, output);
+  }
+
+  /**
+   * Inline audio streamed as it is synthesized (`"stream": true`), sentence by sentence in the
+   * interactive lane; `signal` is the listener leaving, which stops the synthesis.
+   */
+  async stream(body: SynthesizeBody, signal: AbortSignal): Promise<SpeechStream> {
+    if (body.mode === 'job') {
+      throw new ApiError('invalid_request', '"stream" is for inline answers; a job is not streamed (download its audio when it is done).');
+    }
+    const text = withoutControls(body.text);
+    const length = codePoints(text);
+    const { maxTextLength, inlineThreshold } = this.limits();
+    const most = Math.min(maxTextLength, Math.max(inlineThreshold, STREAM_MAX_CHARS));
+    if (length > most) {
+      throw new ApiError(
+        'text_too_long',
+        `text has ${length} characters; a streamed answer takes at most ${most} (send it without "stream" for a job).`,
+      );
+    }
+    const resolved = this.registry.resolve(body);
+    const output = outputChoice(body);
+    return openSpeechStream({
+      voice: resolved,
+      text,
+      prosody: prosody(body),
+      format: output.format,
+      bitrateKbps: output.bitrateKbps,
+      signal,
+      spoken: spokenBy(this.lexicon, resolved),
+    });
   }
 
   async preview(body: PreviewBody): Promise<InlineAudio> {

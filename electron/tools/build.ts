@@ -31,7 +31,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { cli: 'electron/cli/main.ts' },
+    entryPoints: { cli: 'electron/cli/bin.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     format: 'esm',

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
   ApiError,
-  AUDIO_HEADERS,
   OPENAI_MAX_INPUT,
   OPENAI_MODELS_PATH,
   OPENAI_ROOT,
@@ -16,12 +15,9 @@ import {
 import { FORMATS } from '../../audio/encode/formats';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
-import { presentedKey } from '../plugins/auth';
 import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
-import { StreamSlots } from '../stream-slots';
-
-/** Speech answers one key may have in flight: each holds an encoder (AAC and FLAC a thread). */
-export const MAX_SPEECH_STREAMS = 8;
+import type { StreamSlots } from '../stream-slots';
+import { holdSpeechAnswer, logged, sendSpeechAudio, speechHeaders } from './speech-reply';
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
 export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
 
@@ -47,15 +43,11 @@ const OPENAI_TAG = 'OpenAI-compatible';
  * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
  * says what differs from OpenAI.
  */
-export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService }> = async (app, { speech }) => {
+export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: StreamSlots }> = async (
+  app,
+  { speech, slots },
+) => {
   registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
-  const slots = new StreamSlots(
-    MAX_SPEECH_STREAMS,
-    (perKey) =>
-      new ApiError('too_many_streams', `This API key has ${perKey} speech requests in flight, the most it may; retry when one ends.`, {
-        retryAfterS: 1,
-      }),
-  );
 
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
@@ -92,23 +84,13 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     },
     handler: async (request, reply) => {
-      const release = slots.take(presentedKey(request) ?? '');
-      const gone = new AbortController();
-      reply.raw.once('close', () => {
-        release();
-        if (!reply.raw.writableFinished) gone.abort(new Error('The client closed the connection'));
-      });
-      const stream = await speech.speak(request.body, gone.signal);
-      reply
-        .header(AUDIO_HEADERS.engine, stream.engine)
-        .header(AUDIO_HEADERS.voice, stream.voice)
-        .header('cache-control', 'no-store')
-        .header('x-accel-buffering', 'no');
-      if (request.body.stream_format === 'sse') {
-        const usage = () => speech.usage(request.body.input, stream.durationS);
-        return reply.type('text/event-stream; charset=utf-8').send(Readable.from(speechEvents(stream, usage, gone.signal)));
-      }
-      return reply.type(stream.contentType).send(Readable.from(logged(stream.audio, gone.signal), { objectMode: false }));
+      const gone = holdSpeechAnswer(slots, request, reply);
+      const stream = await speech.speak(request.body, gone);
+      if (request.body.stream_format !== 'sse') return sendSpeechAudio(reply, stream, gone);
+      const usage = () => speech.usage(request.body.input, stream.durationS);
+      return speechHeaders(reply, stream)
+        .type('text/event-stream; charset=utf-8')
+        .send(Readable.from(speechEvents(stream, usage, gone)));
     },
   });
 };
@@ -128,18 +110,5 @@ async function* speechEvents(stream: SpeechStream, usage: () => object, gone: Ab
     if (gone.aborted) return;
     const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');
     yield event('error', { error: toOpenAIError(apiError).body.error });
-  }
-}
-
-/**
- * Audio that fails once its answer has started ends the answer early (the status is sent); a
- * failure that is no engine's nor the client's leaving is a bug, whose stack goes to the log.
- */
-async function* logged(audio: AsyncIterable<Uint8Array>, gone: AbortSignal): AsyncGenerator<Uint8Array> {
-  try {
-    yield* audio;
-  } catch (error) {
-    if (!gone.aborted && !(error instanceof ApiError)) console.error('Orator: a speech stream failed:', error);
-    throw error;
   }
 }

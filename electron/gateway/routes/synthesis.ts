@@ -1,10 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { ApiError, AUDIO_HEADERS, AUDIO_MEDIA, ErrorBody, JobAccepted, PreviewBody, speechFileName, SynthesizeBody } from '../../contract';
+import {
+  ApiError,
+  AUDIO_HEADERS,
+  AUDIO_MEDIA,
+  DEFAULT_OUTPUT_FORMAT,
+  ErrorBody,
+  JobAccepted,
+  PreviewBody,
+  speechFileName,
+  SynthesizeBody,
+} from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
+import type { StreamSlots } from '../stream-slots';
 import { audioResponse, sendJobAccepted } from './replies';
+import { holdSpeechAnswer, sendSpeechAudio } from './speech-reply';
 
-const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV)');
+const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV); streamed with `stream`');
 const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
@@ -18,7 +30,10 @@ function sendInline(reply: FastifyReply, audio: InlineAudio) {
     .send(audio.audio);
 }
 
-export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService }> = async (app, { synthesis }) => {
+export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: StreamSlots }> = async (
+  app,
+  { synthesis, slots },
+) => {
   // A POST with no body at all never reaches a content-type parser.
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined) return;
@@ -34,6 +49,15 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       response: { 200: inlineResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
     },
     handler: async (request, reply) => {
+      if (request.body.stream) {
+        const gone = holdSpeechAnswer(slots, request, reply);
+        const stream = await synthesis.stream(request.body, gone);
+        return sendSpeechAudio(
+          reply.header('content-disposition', `inline; filename="${speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT)}"`),
+          stream,
+          gone,
+        );
+      }
       const result = await synthesis.synthesize(request.body);
       return result.kind === 'inline' ? sendInline(reply, result) : sendJobAccepted(reply, result.job.job_id);
     },
