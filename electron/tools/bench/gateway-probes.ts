@@ -99,15 +99,14 @@ export interface TimeToPlayer {
 
 /**
  * What the studio player fetches to open a finished job: its peaks (the coarsest level that fills
- * `pixels` columns where the gateway serves levels, the JSON peaks otherwise), then the first
- * seconds of its audio.
+ * `columns`: twice a 2,000-pixel waveform, as the player asks), then the first seconds of its audio.
  */
-export async function timeToPlayer(gateway: GatewayProcess, id: string, seconds = 5): Promise<TimeToPlayer> {
+export async function timeToPlayer(gateway: GatewayProcess, id: string, columns = 4000, seconds = 5): Promise<TimeToPlayer> {
   const started = performance.now();
-  const peaks = await gateway.api(`/api/v1/tts/jobs/${id}/peaks`);
+  const peaks = await gateway.api(`/api/v1/tts/jobs/${id}/peaks?columns=${columns}`);
   const body = await peaks.arrayBuffer();
   if (!peaks.ok) throw new Error(`Peaks answered ${peaks.status}`);
-  if (!peaks.headers.get('content-type')?.includes('octet-stream')) JSON.parse(Buffer.from(body).toString('utf8'));
+  JSON.parse(Buffer.from(body).toString('utf8'));
   const peaksMs = performance.now() - started;
   const bytesPerSecond = 22050 * 2;
   const audio = await gateway.api(`/api/v1/tts/jobs/${id}/audio`, { headers: { range: `bytes=0-${44 + seconds * bytesPerSecond - 1}` } });
