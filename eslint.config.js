@@ -13,6 +13,7 @@ export const LAYERS = [
   ['audio', 'storage', 'lexicon'],
   ['engines'],
   ['jobs'],
+  ['ssml'],
   ['services', 'settings'],
   ['gateway'],
   ['shell'],

@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   invalid_executable: 400,
   invalid_models_dir: 400,
   invalid_lexicon: 400,
+  invalid_ssml: 400,
   unauthorized: 401,
   forbidden_host: 403,
   admin_required: 403,
@@ -47,6 +48,8 @@ export const ErrorBody = Type.Object(
     error: Type.Object({
       code: Type.String({ description: 'snake_case machine-readable code' }),
       message: Type.String({ description: 'A human sentence' }),
+      line: Type.Optional(Type.Integer({ minimum: 1, description: 'invalid_ssml: the line (from 1) where the markup is wrong' })),
+      column: Type.Optional(Type.Integer({ minimum: 1, description: 'invalid_ssml: the column (from 1, in code points) on that line' })),
     }),
   },
   { $id: 'ErrorBody' },
@@ -56,7 +59,15 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export interface ApiErrorDetails {
   /** When to ask again, for errors that pass by themselves (a full queue): HTTP's Retry-After. */
   retryAfterS?: number;
+  /** Where in the text sent the error is (invalid_ssml): answered as `line` and `column`. */
+  position?: TextPosition;
   cause?: unknown;
+}
+
+/** A place in a text sent, both from 1; columns count code points. */
+export interface TextPosition {
+  line: number;
+  column: number;
 }
 
 /**
@@ -67,16 +78,18 @@ export interface ApiErrorDetails {
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterS: number | undefined;
-  constructor(code: ErrorCode, message: string, { retryAfterS, cause }: ApiErrorDetails = {}) {
+  readonly position: TextPosition | undefined;
+  constructor(code: ErrorCode, message: string, { retryAfterS, position, cause }: ApiErrorDetails = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
     this.retryAfterS = retryAfterS;
+    this.position = position;
   }
   get status(): number {
     return ERROR_STATUS[this.code];
   }
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message } };
+    return { error: { code: this.code, message: this.message, ...this.position } };
   }
 }

@@ -143,6 +143,7 @@ const DIALECT: Partial<Record<ErrorCode, Omit<OpenAIErrorDialect, 'type'>>> = {
   method_not_allowed: { status: 404, code: null },
   engine_not_found: { status: 404, code: 'model_not_found', param: 'model' },
   text_too_long: { status: 400, code: 'string_above_max_length', param: 'input' },
+  invalid_ssml: { status: 400, code: 'invalid_ssml', param: 'input' },
   unknown_voice: { status: 400, code: 'invalid_value', param: 'voice' },
   unknown_engine: { status: 400, code: 'invalid_value', param: 'model' },
   queue_full: { status: 429, code: 'rate_limit_exceeded' },

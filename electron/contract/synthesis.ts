@@ -37,6 +37,15 @@ const NonBlank = Type.String({
   description: 'Text to speak (Unicode code points are counted); control characters are read as spaces',
 });
 
+/** How `text` is read: plain text, or SSML markup (docs/ssml.md). */
+export const TextType = Type.Optional(
+  Type.Union([Type.Literal('text'), Type.Literal('ssml')], {
+    default: 'text',
+    description: '"text" (default): plain text; "ssml": a <speak> document of the SSML subset in docs/ssml.md',
+  }),
+);
+export type TextType = 'text' | 'ssml';
+
 const voiceAndEngine = {
   voice: Type.Optional(Type.String({ description: 'Voice id, e.g. "espeak-ng:en-us"; default: the engine default voice' })),
   engine: Type.Optional(Type.String({ description: 'Engine id; default: the engine of `voice`, else the default engine' })),
@@ -45,6 +54,7 @@ const voiceAndEngine = {
 export const SynthesizeBody = Type.Object(
   {
     text: NonBlank,
+    text_type: TextType,
     ...voiceAndEngine,
     rate: option('rate', 'Speaking rate multiplier'),
     pitch: option('pitch', 'Pitch multiplier'),
@@ -77,6 +87,7 @@ export const PreviewBody = Type.Object(
   {
     ...voiceAndEngine,
     text: Type.Optional(NonBlank),
+    text_type: TextType,
     rate: option('rate', 'Speaking rate multiplier'),
     pitch: option('pitch', 'Pitch multiplier'),
     volume: option('volume', 'Volume gain'),

@@ -82,3 +82,18 @@ describe('POST /synthesize with "stream": true', () => {
     expect(error.message).toContain(`at most ${STREAM_MAX_CHARS}`);
   });
 });
+
+describe('a streamed SSML answer', () => {
+  it('keeps its breaks: a 2 s break makes it 2 s longer', async () => {
+    const seconds = async (text: string) => {
+      const response = await gateway.post('/api/v1/tts/synthesize', { text, text_type: 'ssml', stream: true });
+      expect(response.status).toBe(200);
+      const { samples, sampleRate } = decodeWav(Buffer.from(await response.arrayBuffer()));
+      return samples.length / sampleRate;
+    };
+    const plain = await seconds('<speak>First part. Second part.</speak>');
+    const broken = await seconds('<speak>First part. <break time="2s"/> Second part.</speak>');
+    expect(broken - plain).toBeGreaterThan(1.7);
+    expect(broken - plain).toBeLessThan(2.3);
+  });
+});

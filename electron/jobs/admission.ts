@@ -87,6 +87,8 @@ export interface NewJob extends Prosody {
   /** When its audio expires; null keeps it until deleted. */
   expiresAt: string | null;
   output: JobOutput;
+  /** The job's sample rate, set at once for a job of several voices (SSML); else its first chunk's. */
+  sampleRate?: number | null;
 }
 
 /**
@@ -100,7 +102,8 @@ export async function admitJob(
   job: NewJob,
 ): Promise<JobRow> {
   const { store, disk, bounds } = deps;
-  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, resolved.voice.sampleRate, job.output));
+  const sampleRate = job.sampleRate ?? resolved.voice.sampleRate;
+  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, sampleRate, job.output));
   // after the wait: the queue is checked and the job inserted in one go
   assertQueueRoom(store, bounds, job.characters);
   const id = randomUUID();
@@ -124,6 +127,7 @@ export async function admitJob(
       ...format,
       created_at: new Date().toISOString(),
       expires_at: expiresAt,
+      sample_rate: job.sampleRate ?? null,
     },
     chunks,
   );

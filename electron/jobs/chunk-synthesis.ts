@@ -9,8 +9,8 @@ import type { ChunkRow, JobRow, JobStore } from './store';
 const MAX_ATTEMPTS = 2;
 
 /**
- * Synthesizes one chunk of a job, as the job was recorded (its engine, local voice and prosody),
- * in the batch lane, with one retry.
+ * Synthesizes one chunk of a job, as the job was recorded (its engine, local voice and prosody, or
+ * the chunk's own where SSML gave it one), in the batch lane, with one retry.
  */
 export async function synthesizeChunk(
   deps: { registry: EngineRegistry; store: JobStore },
@@ -19,8 +19,9 @@ export async function synthesizeChunk(
   signal: AbortSignal,
 ): Promise<Pcm> {
   const job = deps.store.get(jobId)!;
-  const adapter = adapterOf(deps.registry, job);
-  const { local_voice: voice, rate, pitch, volume } = job;
+  const adapter = adapterOf(deps.registry, job, chunk.voice ?? job.voice);
+  const voice = chunk.local_voice ?? job.local_voice;
+  const { rate = job.rate, pitch = job.pitch, volume = job.volume } = ownProsody(chunk);
   for (let attempt = 1; ; attempt++) {
     deps.store.countAttempt(job.id, chunk.idx);
     try {
@@ -31,14 +32,15 @@ export async function synthesizeChunk(
   }
 }
 
-/** The job's engine, or a clear failure when it is gone (uninstalled since the job was queued). */
-function adapterOf(registry: EngineRegistry, job: JobRow): EngineAdapter {
+/** The chunk's prosody where it has its own. */
+const ownProsody = (chunk: ChunkRow) => (chunk.rate === null ? {} : { rate: chunk.rate, pitch: chunk.pitch!, volume: chunk.volume! });
+
+/** The engine of the chunk's voice, or a clear failure when it is gone (uninstalled since the job was queued). */
+function adapterOf(registry: EngineRegistry, job: JobRow, voice: string): EngineAdapter {
   try {
-    return registry.resolve({ voice: job.voice }).adapter;
+    return registry.resolve({ voice }).adapter;
   } catch (error) {
-    throw new ApiError(
-      'engine_unavailable',
-      `The engine of this job (${job.engine}) is not available any more: ${(error as Error).message}`,
-    );
+    const engine = voice === job.voice ? job.engine : voice;
+    throw new ApiError('engine_unavailable', `The engine of this job (${engine}) is not available any more: ${(error as Error).message}`);
   }
 }

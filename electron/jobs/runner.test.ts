@@ -110,15 +110,20 @@ describe('JobRunner with a fake engine', () => {
     expect((await h.ended(again.id)).state).toBe('done');
   });
 
-  it('fails a job whose engine changes its sample rate mid-job', async () => {
+  it("brings a chunk at another sample rate to the job's (the first chunk's)", async () => {
     // one chunk at a time (the harness's concurrency), so that the change lands between chunks
     h.engine.behaviour = (request) => {
       if (request.text === PARAGRAPHS[1]) h.engine.sampleRate = FAKE_SAMPLE_RATE * 2;
       return 'speak';
     };
-    const failed = await h.ended((await h.enqueue(PARAGRAPHS.join('\n\n'))).id);
-    expect(failed.error_code).toBe('engine_error');
-    expect(failed.error_message).toBe('The engine changed its sample rate within one job.');
+    const done = await h.ended((await h.enqueue(PARAGRAPHS.join('\n\n'))).id);
+    expect(done.error_message).toBeNull();
+    expect(done.state).toBe('done');
+    expect(done.sample_rate).toBe(FAKE_SAMPLE_RATE);
+    // at half the engine's rate, the chunk keeps half its samples
+    const [first, second] = h.store.chunks(done.id);
+    expect(second!.samples).toBe((PARAGRAPHS[1]!.length * SAMPLES_PER_CHAR) / 2);
+    expect(first!.samples).toBe(PARAGRAPHS[0]!.length * SAMPLES_PER_CHAR);
   });
 
   it('resumes jobs left running by a crash from their saved chunks', async () => {

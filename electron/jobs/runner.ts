@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { ApiError } from '../contract';
+import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
-import { admitJob, type JobOutput, type QueueBounds } from './admission';
+import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
@@ -100,12 +101,23 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
 
+  /**
+   * A job whose chunks are made already, each with its own voice and prosody (SSML). With several
+   * voices, `job.sampleRate` is the job's: chunks of other rates are brought to it.
+   */
+  enqueueChunks(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
+    return this.admit(resolved, chunks, job);
+  }
+
   /** A new job with the text and settings of an earlier one. */
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
-    const chunks = this.options.store.timingLayout(row.id).map((c) => ({ text: c.text, pauseMs: c.pause_ms, sentences: c.sentences }));
+    const chunks = this.options.store
+      .timingLayout(row.id)
+      .map((c) => ({ text: c.text, pauseMs: c.pause_ms, sentences: c.sentences, own: c.own }));
     const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
     const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };
-    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt, output });
+    const sampleRate = chunks.some((c) => c.own && c.own.voice !== row.voice) ? row.sample_rate : null;
+    return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt, output, sampleRate });
   }
 
   /** Stops a running job for good: it fails with the code "cancelled". */
@@ -151,8 +163,12 @@ export class JobRunner extends EventEmitter<JobChanges> {
     this.active.clear();
   }
 
-  private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: Parameters<typeof admitJob>[3]): Promise<JobRow> {
+  private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
     await this.queue.assertServes?.(resolved.voice.id);
+    if (this.queue.assertServes && chunks.some((chunk) => chunk.own && chunk.own.voice !== resolved.voice.id)) {
+      // worker hosts take a job's chunks by the job's voice (jobs/redis/)
+      throw new ApiError('invalid_request', 'A job of several voices runs on the embedded queue only, not on worker hosts.');
+    }
     const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
     this.activate(row);
     return row;
@@ -169,16 +185,17 @@ export class JobRunner extends EventEmitter<JobChanges> {
     if (store.get(id)?.state === 'queued') store.transition(id, 'running');
   }
 
-  /** Saves a chunk's audio, records it and hands it to the job's audio; the last chunk's audio ends the job. */
-  private async completed(id: string, chunk: ChunkRow, pcm: Pcm, signal: AbortSignal): Promise<void> {
+  /**
+   * Saves a chunk's audio, at the job's rate where the job has one already (a chunk of another
+   * voice in SSML), records it and hands it to the job's audio; the last chunk's audio ends the job.
+   */
+  private async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
     const { store, disk } = this.options;
+    const jobRate = store.claimSampleRate(id, produced.sampleRate);
+    const pcm = { sampleRate: jobRate, samples: await resampleWhole(produced.samples, produced.sampleRate, jobRate) };
     await disk.assertRoomToWrite(pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
-    const row = store.get(id)!;
-    if (row.sample_rate !== null && row.sample_rate !== pcm.sampleRate) {
-      throw new ApiError('engine_error', 'The engine changed its sample rate within one job.');
-    }
     store.chunkDone(id, chunk.idx, {
       samples: pcm.samples.length,
       sampleRate: pcm.sampleRate,

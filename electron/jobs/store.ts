@@ -50,17 +50,27 @@ export interface ChunkRow {
   sentences: string | null;
   /** JSON of SampleRange[], one per sentence, from the chunk's start; null until synthesized. */
   sentence_samples: string | null;
+  /** The chunk's own voice and prosody (SSML); null: the job's. */
+  voice: string | null;
+  local_voice: string | null;
+  rate: number | null;
+  pitch: number | null;
+  volume: number | null;
 }
+
+/** A chunk's own voice (its id and the engine's name for it) and prosody, where it differs from its job's (SSML). */
+export type ChunkVoice = { voice: string; local_voice: string } & Pick<JobRow, 'rate' | 'pitch' | 'volume'>;
 
 /** What joining a chunk's audio into its job's needs: everything but its text. */
 export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples' | 'done'>;
 
 /** A chunk to store: its text and pause, and where its sentences are in the job's text (absent or null: not known). */
-export type NewChunk = Chunk & { sentences?: SentenceSpan[] | null };
+export type NewChunk = Chunk & { sentences?: SentenceSpan[] | null; own?: ChunkVoice | null };
 
 /** What a job's sentence timings are made of, per chunk, parsed. */
 export interface ChunkTimingLayout extends ChunkLayout {
   text: string;
+  own: ChunkVoice | null;
   sentences: SentenceSpan[] | null;
   sentence_samples: SampleRange[] | null;
 }
@@ -83,6 +93,8 @@ export type NewJob = Pick<
 > & {
   expires_at?: string | null;
   custom_title?: string | null;
+  /** Set at once for a job of several voices (SSML), whose chunks are brought to it; else the first chunk's. */
+  sample_rate?: number | null;
 };
 
 export interface ListOrder {
@@ -125,16 +137,21 @@ export class JobStore {
   insert(job: NewJob, chunks: NewChunk[]): void {
     const insertJob = this.db.prepare(
       `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at,
-                         expires_at, format, bitrate_kbps, keep_wav)
+                         expires_at, format, bitrate_kbps, keep_wav, sample_rate)
        VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total,
-               @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav)`,
+               @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav, @sample_rate)`,
     );
-    const insertChunk = this.db.prepare('INSERT INTO chunks (job_id, idx, text, pause_ms, sentences) VALUES (?, ?, ?, ?, ?)');
+    const insertChunk = this.db.prepare(
+      `INSERT INTO chunks (job_id, idx, text, pause_ms, sentences, voice, local_voice, rate, pitch, volume)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.db.transaction(() => {
-      insertJob.run({ expires_at: null, custom_title: null, ...job, chunks_total: chunks.length });
-      chunks.forEach((chunk, idx) =>
-        insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs, chunk.sentences ? JSON.stringify(chunk.sentences) : null),
-      );
+      insertJob.run({ expires_at: null, custom_title: null, sample_rate: null, ...job, chunks_total: chunks.length });
+      chunks.forEach((chunk, idx) => {
+        const { voice = null, local_voice = null, rate = null, pitch = null, volume = null } = chunk.own ?? {};
+        const sentences = chunk.sentences ? JSON.stringify(chunk.sentences) : null;
+        insertChunk.run(job.id, idx, chunk.text, chunk.pauseMs, sentences, voice, local_voice, rate, pitch, volume);
+      });
     })();
   }
 
@@ -212,10 +229,15 @@ export class JobStore {
   /** What the sentence timings of a job are computed from, chunk by chunk. */
   timingLayout(jobId: string): ChunkTimingLayout[] {
     const rows = this.db
-      .prepare('SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples FROM chunks WHERE job_id = ? ORDER BY idx')
-      .all(jobId) as (ChunkLayout & Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples'>)[];
-    return rows.map((row) => ({
+      .prepare(
+        `SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
+         FROM chunks WHERE job_id = ? ORDER BY idx`,
+      )
+      .all(jobId) as (ChunkLayout &
+      Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>)[];
+    return rows.map(({ voice, local_voice, rate, pitch, volume, ...row }) => ({
       ...row,
+      own: voice === null || local_voice === null ? null : { voice, local_voice, rate: rate!, pitch: pitch!, volume: volume! },
       sentences: parseSpans(row.sentences),
       sentence_samples: row.sentence_samples === null ? null : (JSON.parse(row.sentence_samples) as SampleRange[]),
     }));
@@ -247,6 +269,14 @@ export class JobStore {
       }
       return (this.db.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
     })();
+  }
+
+  /** The job's sample rate: the one it has, else `sampleRate` becomes it (the first chunk to arrive sets it, in one statement). */
+  claimSampleRate(jobId: string, sampleRate: number): number {
+    const row = this.db
+      .prepare('UPDATE jobs SET sample_rate = COALESCE(sample_rate, ?) WHERE id = ? RETURNING sample_rate')
+      .get(sampleRate, jobId) as { sample_rate: number } | undefined;
+    return row?.sample_rate ?? sampleRate;
   }
 
   transition(

@@ -18,6 +18,7 @@ import {
 } from '../contract';
 import type { AudioFormat } from '../audio/encode/formats';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import { looksLikeSsml, planSsml } from '../ssml/plan';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
 import { spokenBy, withoutControls, type Pronouncer } from './synthesis';
 
@@ -66,13 +67,23 @@ export class OpenAISpeechService {
     }
     const engine = this.engineOfModel(body.model);
     const voice = this.resolveVoice(typeof body.voice === 'string' ? body.voice : body.voice.id, engine);
+    const text = withoutControls(body.input);
+    const prosody = { rate: rateOfSpeed(body.speed), pitch: 1, volume: 1 };
+    // an input that is a <speak> document is SSML (docs/ssml.md): OpenAI's API has no field to say so
+    const plan = looksLikeSsml(text)
+      ? {
+          segments: planSsml(text, voice, prosody, (id) => this.registry.resolve({ voice: id })),
+          spokenFor: (speaking: ResolvedVoice) => spokenBy(this.lexicon, speaking),
+        }
+      : undefined;
     return openSpeechStream({
       voice,
-      text: withoutControls(body.input),
-      prosody: { rate: rateOfSpeed(body.speed), pitch: 1, volume: 1 },
+      text,
+      prosody,
       format: FORMAT_OF[body.response_format ?? 'mp3'],
       signal,
       spoken: spokenBy(this.lexicon, voice),
+      ...(plan ? { plan } : {}),
     });
   }
 

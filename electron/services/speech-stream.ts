@@ -6,11 +6,14 @@
  */
 import { ApiError } from '../contract';
 import { createEncoder, EncoderOptionError, type StreamingEncoder } from '../audio/encode/encoder';
+import { resampleWhole } from '../audio/encode/resampler';
 import type { AudioFormat } from '../audio/encode/formats';
 import type { Pcm } from '../audio/pcm';
 import type { Lane } from '../engines/lanes';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { chunkText, DEFAULT_CHUNK_CHARS, type Chunk } from '../jobs/chunker';
+import type { PlannedSegment } from '../ssml/plan';
+import type { SpokenFor } from '../ssml/synthesize';
 
 /** The first chunk is one sentence (a bound of 1 lets exactly one in); the rest are packed as job chunks. */
 const FIRST_CHUNK_CHARS = 1;
@@ -28,6 +31,36 @@ export interface SpeechStreamRequest {
   lane?: Lane;
   /** Each sentence as the engine reads it (the pronunciation lexicon); cut into sentences as written first. */
   spoken?: (sentence: string) => string;
+  /** SSML: segments spoken instead of `text`, each with its voice, prosody and lexicon (`spokenFor`) and the pause after it. */
+  plan?: { segments: readonly PlannedSegment[]; spokenFor: SpokenFor };
+}
+
+/** A piece of the stream: its text as written, the voice and prosody it is spoken with, the silence after it. */
+type StreamChunk = Chunk & { voice: ResolvedVoice; prosody: Prosody; spoken: (text: string) => string };
+
+/** The request as chunks: the text's sentences, or each SSML segment's, the first chunk one sentence long. */
+function streamChunks(request: SpeechStreamRequest): StreamChunk[] {
+  const { voice, prosody, plan } = request;
+  const spoken = request.spoken ?? ((text: string) => text);
+  if (!plan) {
+    return chunkText(request.text, voice.voice.language, DEFAULT_CHUNK_CHARS, FIRST_CHUNK_CHARS).map((chunk) => ({
+      ...chunk,
+      voice,
+      prosody,
+      spoken,
+    }));
+  }
+  const out: StreamChunk[] = [];
+  plan.segments.forEach((segment, s) => {
+    const first = out.length === 0 ? FIRST_CHUNK_CHARS : DEFAULT_CHUNK_CHARS;
+    const chunks = chunkText(segment.text, segment.voice.voice.language, DEFAULT_CHUNK_CHARS, first);
+    const own = { voice: segment.voice, prosody: segment.prosody, spoken: plan.spokenFor(segment.voice) };
+    chunks.forEach((chunk, i) => {
+      const pauseMs = i === chunks.length - 1 && s < plan.segments.length - 1 ? segment.pauseAfterMs : chunk.pauseMs;
+      out.push({ ...chunk, pauseMs, ...own });
+    });
+  });
+  return out;
 }
 
 export interface SpeechStream {
@@ -51,15 +84,15 @@ export interface SpeechStream {
  * error the caller can still answer with a status; later failures end `audio` with the error.
  */
 export async function openSpeechStream(request: SpeechStreamRequest): Promise<SpeechStream> {
-  const { voice, prosody, lane = 'interactive' } = request;
+  const { voice, lane = 'interactive' } = request;
   const stop = new AbortController();
   const abort = () => stop.abort(request.signal?.reason);
   if (request.signal?.aborted) throw request.signal.reason;
   request.signal?.addEventListener('abort', abort, { once: true });
 
-  const chunks = chunkText(request.text, voice.voice.language, DEFAULT_CHUNK_CHARS, FIRST_CHUNK_CHARS);
-  const spoken = request.spoken ?? ((text: string) => text);
-  const synthesize = (chunk: Chunk) => voice.synthesize({ text: spoken(chunk.text), ...prosody }, { lane, signal: stop.signal });
+  const chunks = streamChunks(request);
+  const synthesize = (chunk: StreamChunk) =>
+    chunk.voice.synthesize({ text: chunk.spoken(chunk.text), ...chunk.prosody }, { lane, signal: stop.signal });
   let encoder: StreamingEncoder | undefined;
   const close = async () => {
     request.signal?.removeEventListener('abort', abort);
@@ -90,11 +123,10 @@ export async function openSpeechStream(request: SpeechStreamRequest): Promise<Sp
         const ahead = chunks[i + 1];
         next = ahead && synthesize(ahead);
         next?.catch(() => undefined); // awaited, and its failure thrown, on the next turn
-        if (pcm.sampleRate !== inputRate) {
-          throw new ApiError('engine_error', `The engine changed its sample rate mid-text (${inputRate} → ${pcm.sampleRate} Hz).`);
-        }
-        yield* nonEmpty(await encoding.push(pcm.samples));
-        samples += pcm.samples.length;
+        // another voice (SSML) at another rate joins at the first sentence's
+        const atRate = await resampleWhole(pcm.samples, pcm.sampleRate, inputRate);
+        yield* nonEmpty(await encoding.push(atRate));
+        samples += atRate.length;
         if (ahead) {
           const pause = new Int16Array(Math.round((chunk.pauseMs / 1000) * inputRate));
           yield* nonEmpty(await encoding.push(pause));

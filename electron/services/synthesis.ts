@@ -12,10 +12,15 @@ import {
 } from '../contract';
 import { encodeWhole } from '../audio/encode/encoder';
 import { durationSeconds } from '../audio/wav';
-import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
+import type { Pcm } from '../audio/pcm';
+import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
+import { titleOf } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
 import type { SpeakingVoice } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
+import { ssmlJobChunks } from '../ssml/job-chunks';
+import { planSsml, planText, type PlannedSegment } from '../ssml/plan';
+import { synthesizePlan } from '../ssml/synthesize';
 import { sampleSentence } from './sample-sentences';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
 
@@ -79,7 +84,22 @@ export class SynthesisService {
     const resolved = this.registry.resolve(body);
     const options = prosody(body);
     const output = outputChoice(body);
-    if (body.mode === 'job' || length > inlineThreshold) {
+    const asJob = body.mode === 'job' || length > inlineThreshold;
+    if (body.text_type === 'ssml') {
+      const plan = this.plan(text, resolved, options);
+      if (!asJob) return this.answer(resolved, await synthesizePlan(plan, this.spokenFor, { lane: 'interactive' }), output);
+      const job = { title: titleOf(planText(plan)), characters: length, ...options, expiresAt: this.expiryOfNewJob() };
+      const chunks = ssmlJobChunks(plan, this.spokenFor);
+      const sampleRate =
+        new Set(plan.map((s) => s.voice.voice.id)).size > 1 ? Math.max(...plan.map((s) => s.voice.voice.sampleRate)) : null;
+      const row = await this.runner.enqueueChunks(resolved, chunks, {
+        ...job,
+        output: { ...output, keepWav: body.keep_wav ?? false },
+        sampleRate,
+      });
+      return { kind: 'job', job: toJobView(row) };
+    }
+    if (asJob) {
       const spoken = spokenBy(this.lexicon, resolved);
       const job = await this.runner.enqueue(
         resolved,
@@ -114,14 +134,16 @@ export class SynthesisService {
     }
     const resolved = this.registry.resolve(body);
     const output = outputChoice(body);
+    const options = prosody(body);
     return openSpeechStream({
       voice: resolved,
       text,
-      prosody: prosody(body),
+      prosody: options,
       format: output.format,
       bitrateKbps: output.bitrateKbps,
       signal,
       spoken: spokenBy(this.lexicon, resolved),
+      ...(body.text_type === 'ssml' ? { plan: { segments: this.plan(text, resolved, options), spokenFor: this.spokenFor } } : {}),
     });
   }
 
@@ -134,16 +156,27 @@ export class SynthesisService {
     if (length > previewMaxChars) {
       throw new ApiError('text_too_long', `Preview text has ${length} characters; the maximum is ${previewMaxChars}.`);
     }
+    if (body.text_type === 'ssml' && body.text !== undefined) {
+      const plan = this.plan(text, resolved, prosody(body));
+      return this.answer(resolved, await synthesizePlan(plan, this.spokenFor, { lane: 'interactive' }), output);
+    }
     return this.inline(resolved, text, prosody(body), output);
   }
 
-  private async inline(
-    resolved: ResolvedVoice,
-    text: string,
-    options: ReturnType<typeof prosody>,
-    output: OutputChoice,
-  ): Promise<InlineAudio> {
+  /** The lexicon of each voice of an SSML text. */
+  private readonly spokenFor = (voice: ResolvedVoice) => spokenBy(this.lexicon, voice);
+
+  /** An SSML text's segments (docs/ssml.md); its `<voice>` names resolved like `voice`. */
+  private plan(markup: string, resolved: ResolvedVoice, options: Prosody): PlannedSegment[] {
+    return planSsml(markup, resolved, options, (voice) => this.registry.resolve({ voice }));
+  }
+
+  private async inline(resolved: ResolvedVoice, text: string, options: Prosody, output: OutputChoice): Promise<InlineAudio> {
     const pcm = await resolved.synthesize({ text: spokenBy(this.lexicon, resolved)(text), ...options }, { lane: 'interactive' });
+    return this.answer(resolved, pcm, output);
+  }
+
+  private async answer(resolved: ResolvedVoice, pcm: Pcm, output: OutputChoice): Promise<InlineAudio> {
     return {
       kind: 'inline',
       audio: await encodeWhole(output.format, pcm, output.bitrateKbps),
@@ -163,7 +196,7 @@ export class SynthesisService {
 const CONTROLS = /(?![\t\n\r])\p{Cc}/gu;
 export const withoutControls = (text: string) => text.replace(CONTROLS, ' ');
 
-function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }) {
+function prosody(body: { rate?: number | undefined; pitch?: number | undefined; volume?: number | undefined }): Prosody {
   return {
     rate: body.rate ?? OPTION_RANGES.rate.default,
     pitch: body.pitch ?? OPTION_RANGES.pitch.default,

@@ -56,4 +56,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN bitrate_kbps INTEGER;
   ALTER TABLE jobs ADD COLUMN keep_wav INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: a chunk's own voice and prosody (SSML: <voice>, <prosody>); null: the job's
+  `
+  ALTER TABLE chunks ADD COLUMN voice TEXT;
+  ALTER TABLE chunks ADD COLUMN local_voice TEXT;
+  ALTER TABLE chunks ADD COLUMN rate REAL;
+  ALTER TABLE chunks ADD COLUMN pitch REAL;
+  ALTER TABLE chunks ADD COLUMN volume REAL;
+  `,
 ];

@@ -101,3 +101,19 @@ export class Resampler {
     this.buffer = this.module._malloc(samples * 4);
   }
 }
+
+/** A whole piece of audio at another rate (a segment of another voice joined to the rest). */
+export async function resampleWhole(samples: Int16Array, inputRate: number, outputRate: number): Promise<Int16Array> {
+  if (inputRate === outputRate) return samples;
+  const resampler = await Resampler.create(inputRate, outputRate);
+  try {
+    const head = resampler.push(samples);
+    const tail = resampler.finish();
+    const out = new Int16Array(head.length + tail.length);
+    out.set(head);
+    out.set(tail, head.length);
+    return out;
+  } finally {
+    resampler.close();
+  }
+}

@@ -1,7 +1,7 @@
 import { ApiError } from '../../contract';
 import type { Pcm } from '../../audio/pcm';
 import type { ChunkHandler, ChunkQueue } from '../chunk-queue';
-import type { JobRow, JobStore } from '../store';
+import type { ChunkRow, JobRow, JobStore } from '../store';
 import type { FleetEngines } from './fleet-engines';
 import { chunkTaskId, failureOf, TASK_OPTIONS, type ChunkTask } from './names';
 import { VoiceQueues } from './voice-queues';
@@ -171,7 +171,7 @@ export class RedisChunkQueue implements ChunkQueue {
       for (let start = 0; start < pending.length; start += ADD_BATCH) {
         if (!this.jobs.has(job.id)) return;
         const tasks = pending.slice(start, start + ADD_BATCH).map((chunk) => {
-          const data: ChunkTask = { job: job.id, idx: chunk.idx, text: chunk.text, ...taskVoice(row) };
+          const data: ChunkTask = { job: job.id, idx: chunk.idx, text: chunk.text, ...taskVoice(row, chunk) };
           return { name: 'chunk', data, opts: { ...TASK_OPTIONS, jobId: chunkTaskId(job.id, chunk.idx) } };
         });
         await queue.addBulk(tasks);
@@ -213,8 +213,10 @@ export class RedisChunkQueue implements ChunkQueue {
   }
 }
 
-function taskVoice(row: JobRow): Omit<ChunkTask, 'job' | 'idx' | 'text'> {
-  return { engine: row.engine, voice: row.voice, rate: row.rate, pitch: row.pitch, volume: row.volume };
+/** The job's voice and prosody, or the chunk's own prosody (SSML; a job of several voices is refused here, runner.ts). */
+function taskVoice(row: JobRow, chunk: ChunkRow): Omit<ChunkTask, 'job' | 'idx' | 'text'> {
+  const { rate, pitch, volume } = chunk.rate === null ? row : { rate: chunk.rate, pitch: chunk.pitch!, volume: chunk.volume! };
+  return { engine: row.engine, voice: row.voice, rate, pitch, volume };
 }
 
 function jobOf(taskId: string): string {
