@@ -55,7 +55,7 @@ export function kWeighting(sampleRate: number): [Biquad, Biquad] {
 export interface LoudnessReport {
   /** Integrated loudness in LUFS; −Infinity when no block passes the gates (silence, < 400 ms). */
   integratedLufs: number;
-  /** True peak in dBTP (4× interpolated); −Infinity for digital silence. */
+  /** True peak in dBTP (4× interpolated); −Infinity for digital silence, or when not measured. */
   truePeakDbtp: number;
   /** Largest sample, in dBFS. */
   samplePeakDbfs: number;
@@ -84,7 +84,11 @@ export class LoudnessMeter {
   private readonly s1 = [0, 0, 0, 0]; // shelf: x[n-1], x[n-2], y[n-1], y[n-2]
   private readonly s2 = [0, 0, 0, 0]; // high-pass: the same
 
-  constructor(readonly sampleRate: number) {
+  /** `truePeak: false` skips the 4× interpolation (most of the cost) when only loudness is wanted. */
+  constructor(
+    readonly sampleRate: number,
+    private readonly options: { truePeak: boolean } = { truePeak: true },
+  ) {
     if (!(sampleRate > 0)) throw new RangeError('The sample rate must be positive.');
     this.stages = kWeighting(sampleRate);
   }
@@ -118,7 +122,7 @@ export class LoudnessMeter {
       }
       const level = x < 0 ? -x : x;
       if (level > this.samplePeak) this.samplePeak = level;
-      this.truePeak.push(x);
+      if (this.options.truePeak) this.truePeak.push(x);
     }
   }
 

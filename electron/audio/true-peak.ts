@@ -47,11 +47,34 @@ export class TruePeakMeter {
     ring[this.head] = sample;
     ring[this.head + TAPS] = sample;
     if (this.pending < TAPS) this.pending++;
-    const newest = this.head + TAPS;
-    for (const phase of PHASES) {
-      let acc = 0;
-      // Tap 0 multiplies the newest sample, as in the Annex's direct form.
-      for (let k = 0; k < TAPS; k++) acc += phase[k]! * ring[newest - k]!;
+    const at = this.head + 1; // the window, oldest first: ring[at] … ring[at + 11]
+    // unrolled: a loop over PHASES × TAPS runs several times slower in V8
+    const x11 = ring[at]!,
+      x10 = ring[at + 1]!,
+      x9 = ring[at + 2]!,
+      x8 = ring[at + 3]!,
+      x7 = ring[at + 4]!,
+      x6 = ring[at + 5]!;
+    const x5 = ring[at + 6]!,
+      x4 = ring[at + 7]!,
+      x3 = ring[at + 8]!,
+      x2 = ring[at + 9]!,
+      x1 = ring[at + 10]!,
+      x0 = ring[at + 11]!;
+    for (const p of PHASES) {
+      const acc =
+        p[0]! * x0 +
+        p[1]! * x1 +
+        p[2]! * x2 +
+        p[3]! * x3 +
+        p[4]! * x4 +
+        p[5]! * x5 +
+        p[6]! * x6 +
+        p[7]! * x7 +
+        p[8]! * x8 +
+        p[9]! * x9 +
+        p[10]! * x10 +
+        p[11]! * x11;
       const level = acc < 0 ? -acc : acc;
       if (level > this.peak) this.peak = level;
     }

@@ -17,3 +17,4 @@ export * from './formats';
 export * from './openai';
 export * from './internal';
 export * from './lexicon';
+export * from './exports';

@@ -7,6 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
+import type { ExportService } from '../services/exports';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
 import type { OpenAISpeechService } from '../services/openai-speech';
@@ -21,6 +22,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
+import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
 import { lexiconRoutes } from './routes/lexicon';
 import { openaiRoutes } from './routes/openai';
@@ -36,6 +38,7 @@ export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
+  exports: ExportService;
   /** The OpenAI-compatible dialect under /v1. */
   openaiSpeech: OpenAISpeechService;
   settings: SettingsService;
@@ -111,6 +114,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: speechSlots });
       await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
+      await api.register(exportRoutes, { exports: deps.exports });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
     },

@@ -4,6 +4,7 @@
  * phonemes change what is said, malformed markup is a 400 with its position, and the OpenAI route
  * reads an input that is a <speak> document as SSML.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav, parseWav } from '../audio/wav';
 import type { JobTimings } from '../contract';
@@ -94,6 +95,9 @@ describe('SSML on /synthesize', () => {
     expect(error).toMatchObject({ code: 'invalid_ssml', line: 2 });
     expect(error.column).toBeGreaterThan(1);
     expect(error.message).toContain(`line 2, column ${error.column}`);
+    const voice = await ssml('<speak>Hi <voice name="nope:x">there</voice></speak>');
+    expect(voice.status).toBe(422);
+    expect(await voice.json()).toMatchObject({ error: { code: 'unknown_voice' } });
     const value = await ssml('<speak>Wait <break time="forever"/> here.</speak>');
     expect(await value.json()).toMatchObject({ error: { code: 'invalid_ssml', line: 1, column: 13 } });
   });
@@ -142,9 +146,88 @@ describe('SSML on /synthesize', () => {
     }
   });
 
+  it('streams SSML', async () => {
+    const streamed = async (time: string) => {
+      const response = await ssml(BREAK(time), { stream: true, format: 'pcm' });
+      expect(response.status).toBe(200);
+      return (await response.arrayBuffer()).byteLength / 2 / 24000;
+    };
+    expect(Math.abs((await streamed('1s')) - (await streamed('0ms')) - 1)).toBeLessThan(0.05);
+  });
+
   it('previews SSML', async () => {
     const response = await gateway.post('/api/v1/tts/preview', { text: BREAK('2s'), text_type: 'ssml' });
     expect(await seconds(response)).toBeGreaterThan(2.5);
+  });
+});
+
+describe('SSML of any shape', () => {
+  it('answers audio, 400 invalid_ssml or 422 unknown_voice, never anything else', async () => {
+    const tag = fc.constantFrom(
+      '<p>',
+      '</p>',
+      '<s>',
+      '</s>',
+      '<break time="200ms"/>',
+      '<break strength="x-strong"/>',
+      '<voice name="flite:kal16">',
+      '<voice name="espeak-ng:de">',
+      '<voice name="nope:x">',
+      '</voice>',
+      '<prosody rate="fast" volume="-6dB">',
+      '<prosody pitch="+30st">',
+      '</prosody>',
+      '<emphasis level="strong">',
+      '</emphasis>',
+      '<say-as interpret-as="ordinal">',
+      '<say-as interpret-as="telephone">',
+      '</say-as>',
+      '<sub alias="alias">',
+      '</sub>',
+      '<phoneme alphabet="ipa" ph="həˈloʊ">',
+      '</phoneme>',
+      '<unknown>',
+      '</unknown>',
+      '&amp;',
+      '&#x1F600;',
+      '<',
+      '&',
+      ']]>',
+    );
+    const word = fc.constantFrom('Hello', 'world.', '42', '2024-03-05', '555-0100', 'Zoë', '😀', ' ', '\n\n');
+    const markup = fc.array(fc.oneof(tag, word), { maxLength: 14 }).map((parts) => `<speak>${parts.join(' ')}</speak>`);
+    const seen = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(markup, fc.constantFrom('auto', 'job'), async (text, mode) => {
+        const response = await ssml(text, { mode });
+        const key = `${response.status}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        if (response.status === 200) {
+          parseWav(Buffer.from(await response.arrayBuffer()));
+          return;
+        }
+        const body = (await response.json()) as { error: { code: string }; job_id?: string };
+        if (response.status === 202) {
+          expect(await waitForJob(gateway, body.job_id!)).toMatchObject({ status: 'done' });
+          return;
+        }
+        expect([
+          [400, 'invalid_ssml'],
+          [422, 'unknown_voice'],
+        ]).toContainEqual([response.status, body.error.code]);
+      }),
+      {
+        numRuns: 40,
+        // one of each answer for sure, then random documents
+        examples: [
+          ['<speak>Hello <voice name="flite:kal16">world.</voice></speak>', 'auto'],
+          ['<speak><p>Hello</p><break/><say-as interpret-as="ordinal">2</say-as></speak>', 'job'],
+          ['<speak>Hello <p>world.</speak>', 'auto'],
+          ['<speak><voice name="nope:x">Hello</voice></speak>', 'auto'],
+        ],
+      },
+    );
+    expect([...seen.keys()].sort()).toEqual(['200', '202', '400', '422']);
   });
 });
 

@@ -10,6 +10,8 @@ import { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
 import { JobStore } from '../jobs/store';
+import { ExportStore } from '../jobs/export/export-store';
+import { ExportService } from '../services/exports';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
@@ -126,6 +128,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     });
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours);
     const lexicon = await LexiconService.open(config.dataDir);
+    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
+    undo.unshift(() => exports.close());
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
@@ -138,6 +142,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         lexicon,
       ),
       jobs,
+      exports,
       openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
       settings,
       lexicon,
@@ -189,6 +194,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         stopSweeper();
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
+        await exports.close();
         await pool.close();
         backend.fleet?.close();
         db.close();

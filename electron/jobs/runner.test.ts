@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseWav } from '../audio/wav';
 import { FAKE_SAMPLE_RATE, levelOf, SAMPLES_PER_CHAR } from '../testing/fake-engine';
-import { startJobHarness, type JobHarness } from '../testing/job-harness';
+import { PROSODY, startJobHarness, WAV_OUTPUT, type JobHarness } from '../testing/job-harness';
 import { PARAGRAPH_PAUSE_MS } from './chunker';
 import { JobRunner } from './runner';
 
@@ -108,6 +108,26 @@ describe('JobRunner with a fake engine', () => {
     expect(again.id).not.toBe(first.id);
     expect(h.store.chunks(again.id).map((c) => c.text)).toEqual(PARAGRAPHS);
     expect((await h.ended(again.id)).state).toBe('done');
+  });
+
+  it('speaks chunks with their own voice and prosody (SSML), and keeps them in a retry', async () => {
+    const resolved = h.registry.resolve({ voice: h.engine.voiceId });
+    const own = { voice: h.engine.voiceId, local_voice: resolved.localName, rate: 1.5, pitch: 0.8, volume: 0.5 };
+    const chunks = [
+      { text: PARAGRAPHS[0]!, pauseMs: PARAGRAPH_PAUSE_MS },
+      { text: PARAGRAPHS[1]!, pauseMs: PARAGRAPH_PAUSE_MS, own },
+    ];
+    const job = { title: 't', characters: 100, ...PROSODY, expiresAt: null, output: WAV_OUTPUT };
+    h.engine.behaviour = () => new Error('down');
+    const failed = await h.ended((await h.runner.enqueueChunks(resolved, chunks, job)).id);
+    expect(h.store.chunks(failed.id).map((c) => c.rate)).toEqual([null, 1.5]);
+    h.engine.behaviour = () => 'speak';
+    const again = await h.ended((await h.runner.retry(h.store.get(failed.id)!, resolved, null)).id);
+    expect(again.state).toBe('done');
+    const [plain] = h.engine.callsOf(PARAGRAPHS[0]!).slice(-1);
+    const [owned] = h.engine.callsOf(PARAGRAPHS[1]!).slice(-1);
+    expect(plain!.request).toMatchObject(PROSODY);
+    expect(owned!.request).toMatchObject({ rate: 1.5, pitch: 0.8, volume: 0.5 });
   });
 
   it("brings a chunk at another sample rate to the job's (the first chunk's)", async () => {

@@ -191,7 +191,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
    */
   private async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
     const { store, disk } = this.options;
-    const jobRate = store.claimSampleRate(id, produced.sampleRate);
+    // a read once the job has its rate; the write only until then
+    const jobRate = store.get(id)?.sample_rate ?? store.claimSampleRate(id, produced.sampleRate);
     const pcm = { sampleRate: jobRate, samples: await resampleWhole(produced.samples, produced.sampleRate, jobRate) };
     await disk.assertRoomToWrite(pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);

@@ -27,7 +27,7 @@ export function sampleSource(files: JobFiles, row: Pick<JobRow, 'id' | 'format' 
 }
 
 /** The 16-bit samples of a file from `offset` on, a block at a time. */
-async function* readSamples(source: SampleSource): AsyncGenerator<Int16Array> {
+export async function* readSamples(source: SampleSource): AsyncGenerator<Int16Array> {
   const handle = await open(source.file, 'r');
   try {
     let position = source.offset;

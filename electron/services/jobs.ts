@@ -15,6 +15,7 @@ import {
   type JobStatus,
   type JobTimings,
   type OutputFormat,
+  type SubtitleFormat,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
@@ -23,6 +24,7 @@ import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
+import { cuesOf, formatSubtitles } from '../jobs/subtitles';
 import { jobTimings } from '../jobs/timings';
 import { sampleSource, transcode } from '../jobs/transcode';
 import { hasWav, isExpired, toJobView } from '../jobs/view';
@@ -169,6 +171,12 @@ export class JobService {
       throw new ApiError('timings_unavailable', `Job ${id} was made by a version of Orator that did not keep sentence timings.`);
     }
     return timings;
+  }
+
+  /** A finished job's sentences as captions, WebVTT or SubRip: one cue per sentence, in order, within the audio. */
+  async subtitles(id: string, format: SubtitleFormat): Promise<string> {
+    const { sentences, duration_s } = await this.timings(id);
+    return formatSubtitles(cuesOf(sentences, 0, duration_s), format);
   }
 
   /**

@@ -89,13 +89,10 @@ export class SynthesisService {
       const plan = this.plan(text, resolved, options);
       if (!asJob) return this.answer(resolved, await synthesizePlan(plan, this.spokenFor, { lane: 'interactive' }), output);
       const job = { title: titleOf(planText(plan)), characters: length, ...options, expiresAt: this.expiryOfNewJob() };
-      const chunks = ssmlJobChunks(plan, this.spokenFor);
-      const sampleRate =
-        new Set(plan.map((s) => s.voice.voice.id)).size > 1 ? Math.max(...plan.map((s) => s.voice.voice.sampleRate)) : null;
-      const row = await this.runner.enqueueChunks(resolved, chunks, {
+      const row = await this.runner.enqueueChunks(resolved, ssmlJobChunks(plan, this.spokenFor), {
         ...job,
         output: { ...output, keepWav: body.keep_wav ?? false },
-        sampleRate,
+        sampleRate: jobSampleRate(plan),
       });
       return { kind: 'job', job: toJobView(row) };
     }
@@ -186,6 +183,12 @@ export class SynthesisService {
       durationS: durationSeconds(pcm.sampleRate, pcm.samples.byteLength),
     };
   }
+}
+
+/** A job of several voices is at the highest of their rates from the start (docs/ssml.md); one voice: its first chunk's. */
+function jobSampleRate(plan: readonly PlannedSegment[]): number | null {
+  if (new Set(plan.map((segment) => segment.voice.voice.id)).size < 2) return null;
+  return Math.max(...plan.map((segment) => segment.voice.voice.sampleRate));
 }
 
 /**

@@ -38,6 +38,12 @@ describe('ssmlJobChunks', () => {
     expect(chunks.map((c) => c.text)).toEqual(['Zog.', 'Zogger.']);
   });
 
+  it('refuses a document none of whose voices can say anything', () => {
+    expect(() => ssmlJobChunks(plan('<speak><voice name="flite:slt"><phoneme ph="a"/></voice></speak>'), asWritten)).toThrow(
+      /Nothing in it/,
+    );
+  });
+
   it('reads a long document in linear time', () => {
     const sentence = (i: number) => `<s>Sentence number ${i} is &amp; stays here.</s>`;
     const parts = Array.from({ length: 20_000 }, (_, i) =>

@@ -4,6 +4,7 @@
  * prosody. Sentence spans point into the markup as sent, so timings highlight the document the
  * client holds.
  */
+import { ApiError } from '../contract';
 import { chunkText } from '../jobs/chunker';
 import { sentenceSpansOrNull, spokenChunks, type SentenceSpan } from '../jobs/sentence-spans';
 import type { NewChunk } from '../jobs/store';
@@ -11,7 +12,7 @@ import type { PlannedSegment } from './plan';
 import type { SpokenFor } from './synthesize';
 
 export function ssmlJobChunks(plan: readonly PlannedSegment[], spokenFor: SpokenFor): NewChunk[] {
-  return plan.flatMap((segment, s) => {
+  const chunks = plan.flatMap((segment, s) => {
     const { voice, prosody, text, at } = segment;
     const language = voice.voice.language;
     const written = chunkText(text, language);
@@ -29,4 +30,11 @@ export function ssmlJobChunks(plan: readonly PlannedSegment[], spokenFor: Spoken
       own,
     }));
   });
+  // only <phoneme> elements without text, on engines that read no phonemes: a job of no chunks would never end
+  if (chunks.length === 0) {
+    const message =
+      'Invalid SSML at line 1, column 1: Nothing in it can be said by its voices (a <phoneme> without text where the engine reads no phonemes).';
+    throw new ApiError('invalid_ssml', message, { position: { line: 1, column: 1 } });
+  }
+  return chunks;
 }

@@ -99,6 +99,9 @@ describe('parseSsml', () => {
     const doctor = text.indexOf('Doctor');
     expect(chars.slice(at[doctor]!, at[doctor + 5]! + 1).join('')).toBe('Dr.');
     expect(chars[at[text.indexOf('Who')]!]).toBe('W');
+    // code points, not UTF-16 units: "𝔸" counts one
+    const astral = renderSegment(parseSsml('<speak>𝔸 Hi.</speak>', BASE)[0]!, EN);
+    expect(astral.at[[...astral.text].indexOf('H')]).toBe(9);
   });
 
   it('refuses malformed markup with its line and column', () => {

@@ -9,6 +9,7 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ApiError } from '../contract';
 import { PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from '../jobs/chunker';
+import { codePointIndex, positionOf } from './positions';
 import { breakMs, emphasisOf, MAX_BREAK_MS, prosodyOf, sameProsody, SsmlValueError, type ProsodyValues } from './values';
 
 /** A part of a segment, with its place in the markup (code points). */
@@ -79,12 +80,7 @@ class SsmlReader {
   ) {
     this.frames = [{ voice: undefined, prosody: base }];
     this.current = this.segmentFor(this.frames[0]!);
-    // UTF-16 index → code point index, for offsets in the API's unit
-    this.codePointAt = new Uint32Array(markup.length + 1);
-    for (let i = 0, n = 0; i <= markup.length; i++) {
-      this.codePointAt[i] = n;
-      if (!isLowSurrogateAt(markup, i)) n++;
-    }
+    this.codePointAt = codePointIndex(markup);
   }
 
   read(): SsmlSegment[] {
@@ -297,15 +293,3 @@ function firstOffset(piece: Piece): number {
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function isLowSurrogateAt(text: string, i: number): boolean {
-  const unit = text.charCodeAt(i);
-  return unit >= 0xdc00 && unit <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff;
-}
-
-/** Line and column (from 1; columns in code points) of a UTF-16 offset. */
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, column: [...before.slice(lineStart)].length + 1 };
-}

@@ -32,7 +32,7 @@ export interface CaseContext {
 }
 
 const JSON_TYPE = 'application/json';
-const NOT_FOUND: ErrorCode[] = ['not_found', 'engine_not_found', 'job_not_found'];
+const NOT_FOUND: ErrorCode[] = ['not_found', 'engine_not_found', 'job_not_found', 'export_not_found'];
 const baseline: Expected = { baseline: true };
 /** Errors of routes that read and parse the body; any other route answers as it does without it. */
 const ifParsed = (route: ApiRoute, codes: ErrorCode[]): Expected => (readsBody(route) ? { codes } : baseline);
@@ -128,15 +128,15 @@ function acceptedTypes(schema: JsonSchema): Set<string> {
 }
 
 /** Each field of the body schema with wrong types, out-of-range numbers, too-long strings, pattern misses. */
-function fieldCases(route: ApiRoute, { path }: CaseContext): HostileCase[] {
+function fieldCases(route: ApiRoute, { path, bodyLimit }: CaseContext): HostileCase[] {
   if (!route.body?.properties || !readsBody(route)) return [];
   const cases: HostileCase[] = [];
-  const add = (name: string, field: string, value: unknown) =>
-    cases.push(
-      json(route, path, 'wrong types', `${field}: ${name}`, JSON.stringify({ ...sampleBody(route), [field]: value }), {
-        codes: ['invalid_request'],
-      }),
-    );
+  const add = (name: string, field: string, value: unknown) => {
+    const body = JSON.stringify({ ...sampleBody(route), [field]: value });
+    // a field longer than the body limit (a cover image on a gateway with a small one) is refused as a body
+    const codes: ErrorCode[] = Buffer.byteLength(body) > bodyLimit ? ['payload_too_large'] : ['invalid_request'];
+    cases.push(json(route, path, 'wrong types', `${field}: ${name}`, body, { codes }));
+  };
   for (const [field, schema] of Object.entries(route.body.properties)) {
     const accepted = acceptedTypes(schema);
     for (const [type, value] of TYPE_SAMPLES) if (!accepted.has(type)) add(type, field, value);

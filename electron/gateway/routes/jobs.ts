@@ -17,6 +17,8 @@ import {
   JobPeaks,
   JobPeaksQuery,
   JobTimings,
+  SUBTITLE_MEDIA,
+  SubtitleQuery,
 } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
@@ -161,6 +163,33 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       response: { 200: JobTimings, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
     },
     handler: async (request) => jobs.timings(request.params.id),
+  });
+
+  app.get('/jobs/:id/subtitles', {
+    schema: {
+      tags: ['jobs'],
+      summary: 'Captions of the finished audio, one cue per sentence: WebVTT (default) or SubRip',
+      params: JobParams,
+      querystring: SubtitleQuery,
+      response: {
+        200: {
+          description: 'text/vtt or application/x-subrip',
+          content: { 'text/vtt': { schema: { type: 'string' } }, 'application/x-subrip': { schema: { type: 'string' } } },
+        },
+        400: ErrorBody,
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+      },
+    },
+    handler: async (request, reply) => {
+      const format = request.query.format ?? 'vtt';
+      const text = await jobs.subtitles(request.params.id, format);
+      return reply
+        .type(SUBTITLE_MEDIA[format])
+        .header('content-disposition', `inline; filename="orator-job-${request.params.id.slice(0, 8)}.${format}"`)
+        .send(text);
+    },
   });
 
   app.get('/jobs/:id/events', {

@@ -8,6 +8,10 @@ import {
   EngineList,
   ErrorBody,
   EVENTS_PATH,
+  Export,
+  ExportAccepted,
+  exportPath,
+  EXPORTS_PATH,
   Job,
   JOB_EVENT_TYPES,
   JobAccepted,
@@ -31,6 +35,7 @@ import {
   SettingsView,
   TTS_ROOT,
   type ErrorCode,
+  type ExportRequest,
   type JobEventType,
   type JobPatch,
   type JobListQuery,
@@ -221,6 +226,21 @@ export class OratorClient {
       }
       if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data });
     });
+  }
+
+  /** Asks for an audiobook of finished jobs (docs/audiobook.md); it is made in the background. */
+  async createExport(body: ExportRequest) {
+    const response = await this.send(EXPORTS_PATH, { method: 'POST', body: JSON.stringify(body) });
+    return checked<ExportAccepted>(ExportAccepted, await jsonBody(response), 'export receipt');
+  }
+
+  async export(id: string) {
+    return checked<Export>(Export, await this.json(exportPath(id)), 'export');
+  }
+
+  /** A finished export's file (M4B, MP3 or ZIP). */
+  async exportFile(id: string, signal?: AbortSignal): Promise<Blob> {
+    return (await this.send(`${exportPath(id)}/file`, { signal })).blob();
   }
 
   async lexicon() {

@@ -4,6 +4,7 @@ import type { Job } from '../api/contract';
 import { useApp } from '../store';
 import { sortedJobs } from '../store/job-order';
 import { DeleteJobDialog } from './DeleteJobDialog';
+import { ExportDialog } from './ExportDialog';
 import { UndoDeleteToast } from './UndoDeleteToast';
 import { JobListTools } from './JobListTools';
 import { JobRow } from './JobRow';
@@ -30,6 +31,7 @@ export function JobList() {
   const running = jobs.filter((j) => j.status === 'running').length;
   const search = useApp((s) => s.jobSearch.trim());
   const [deleting, setDeleting] = useState<Job | null>(null);
+  const [exporting, setExporting] = useState<Job | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Where focus goes once the list has rendered: a job's row by id, or the heading when none is left.
   const focusNext = useRef<string | 'heading' | null>(null);
@@ -96,7 +98,7 @@ export function JobList() {
       ) : (
         <ul className="job-list" aria-label="Jobs">
           {jobs.map((job) => (
-            <JobRow key={job.job_id} job={job} now={now} onDelete={askDelete} onRetried={moveFocusTo} />
+            <JobRow key={job.job_id} job={job} now={now} onDelete={askDelete} onRetried={moveFocusTo} onExport={setExporting} />
           ))}
           {hasOlder && (
             <li className="job-more">
@@ -109,6 +111,7 @@ export function JobList() {
       )}
       <UndoDeleteToast onUndone={moveFocusTo} />
       <DeleteJobDialog job={deleting} onAnswer={(confirmed) => void answerDelete(confirmed)} />
+      <ExportDialog job={exporting} onClose={() => setExporting(null)} />
     </section>
   );
 }

@@ -17,9 +17,11 @@ interface Props {
   onDelete?(job: Job): void;
   /** The job was retried: `replacement` took its place. */
   onRetried?(replacement: string): void;
+  /** Export audiobook was pressed: the list opens the export dialog with this job chosen. */
+  onExport?(job: Job): void;
 }
 
-export function JobRow({ job, now, onDelete, onRetried }: Props) {
+export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
   const id = job.job_id;
   const voice = useApp((s) => voiceLabel(s, job.voice));
   const title = jobTitle(job);
@@ -134,6 +136,11 @@ export function JobRow({ job, now, onDelete, onRetried }: Props) {
               {size}
             </button>
           </>
+        )}
+        {job.audio && onExport && (
+          <button type="button" className="small ghost" onClick={() => onExport(job)} aria-label={`Export job ${name} as an audiobook`}>
+            Export
+          </button>
         )}
         {job.status === 'running' && (
           <button type="button" className="small ghost" onClick={() => void cancelJob(id)} aria-label={`Cancel job ${name}`}>

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { parseBuffer } from 'music-metadata';
+import { expect, finishedJob, test } from './fixtures';
+
+test('export audiobook: two jobs become one MP3 with a chapter each, shown with its progress, then downloaded', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
+  test.setTimeout(120_000);
+  const first = await finishedJob(gateway, 'The first chapter is short. It has two sentences.');
+  const second = await finishedJob(gateway, 'The second chapter follows it. It ends the book.');
+  const row = page.locator(`li.job[data-job-id="${first}"]`);
+  await expect(row).toHaveAttribute('data-status', 'done');
+  await expect(page.locator(`li.job[data-job-id="${second}"]`)).toHaveAttribute('data-status', 'done');
+
+  await row.getByRole('button', { name: /^Export job/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export audiobook' });
+  await expect(dialog).toBeVisible();
+  const boxes = dialog.getByRole('checkbox');
+  await expect(boxes).toHaveCount(2);
+  await expect(boxes.first()).toBeChecked(); // the job it was opened from (the oldest comes first)
+  await boxes.nth(1).check();
+  await dialog.getByRole('textbox', { name: 'Title' }).fill('Two Chapters');
+  await dialog.getByRole('textbox', { name: 'Author' }).fill('The Studio');
+  await dialog.getByRole('combobox', { name: 'Format' }).selectOption('mp3');
+  await dialog.getByRole('combobox', { name: 'Chapters' }).selectOption('jobs');
+  await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+
+  const downloadButton = dialog.getByRole('button', { name: /^Download Two Chapters\.mp3/ });
+  await expect(downloadButton).toBeVisible({ timeout: 60_000 });
+  await expect(dialog.getByRole('status')).toContainText('2 chapters');
+  await snap('export-dialog-done');
+  const downloading = page.waitForEvent('download');
+  await downloadButton.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Two Chapters.mp3');
+  const bytes = await readFile((await download.path())!);
+  const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mpeg' }, { includeChapters: true });
+  expect(format.chapters).toHaveLength(2);
+  expect([common.title, common.artist]).toEqual(['Two Chapters', 'The Studio']);
+});

@@ -1,0 +1,147 @@
+import { Type, type Static } from 'typebox';
+import { TTS_ROOT } from './paths';
+
+/** Audiobook exports: finished jobs joined into one book with chapters (docs/audiobook.md). */
+export const EXPORT_FORMATS = ['m4b', 'mp3', 'zip'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_MEDIA: Record<ExportFormat, { contentType: string; extension: string }> = {
+  m4b: { contentType: 'audio/mp4', extension: 'm4b' },
+  mp3: { contentType: 'audio/mpeg', extension: 'mp3' },
+  zip: { contentType: 'application/zip', extension: 'zip' },
+};
+
+export const SUBTITLE_FORMATS = ['vtt', 'srt'] as const;
+export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
+export const SUBTITLE_MEDIA: Record<SubtitleFormat, string> = {
+  vtt: 'text/vtt; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+};
+
+export const EXPORT_LIMITS = {
+  /** Jobs in one export. */
+  jobs: 50,
+  /** Chapters of one export: an ID3 table of contents counts them in a byte. */
+  chapters: 255,
+  /** Hours of audio in one export: a day of speech, about 5 to 8 hours of passes on a busy 2-core machine. */
+  hours: 24,
+  /** The cover image, bytes (before base64). */
+  coverBytes: 2 * 1024 * 1024,
+  loudness: { min: -30, max: -10, default: -18 },
+  truePeak: { min: -9, max: -1, default: -3 },
+  roomToneMs: { min: 500, max: 1000, default: 750 },
+} as const;
+
+const ExplicitChapter = Type.Object(
+  {
+    job_id: Type.String(),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    text_offset: Type.Integer({
+      minimum: 0,
+      description: "Code points into the job's text; the chapter starts at the sentence holding it",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ExportRequest = Type.Object(
+  {
+    job_ids: Type.Array(Type.String(), {
+      minItems: 1,
+      maxItems: EXPORT_LIMITS.jobs,
+      description: `1 to ${EXPORT_LIMITS.jobs} finished jobs, in the order of the book`,
+    }),
+    format: Type.Enum(EXPORT_FORMATS, {
+      description: 'm4b (AAC with chapter marks), mp3 (ID3 chapters) or zip (an MP3 and subtitles per chapter)',
+    }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    author: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    cover: Type.Optional(
+      Type.String({
+        maxLength: Math.ceil(EXPORT_LIMITS.coverBytes / 3) * 4,
+        description: `A JPEG or PNG image, base64, at most ${EXPORT_LIMITS.coverBytes} bytes`,
+      }),
+    ),
+    bitrate_kbps: Type.Optional(Type.Integer({ description: 'm4b: 16 to 256 (default 64); mp3 and zip: an MP3 bitrate (default 64)' })),
+    loudness_target_lufs: Type.Optional(
+      Type.Number({
+        minimum: EXPORT_LIMITS.loudness.min,
+        maximum: EXPORT_LIMITS.loudness.max,
+        description: 'Integrated loudness (ITU-R BS.1770-4), default −18 (audiobooks); −23 for broadcast',
+      }),
+    ),
+    true_peak_dbtp: Type.Optional(
+      Type.Number({
+        minimum: EXPORT_LIMITS.truePeak.min,
+        maximum: EXPORT_LIMITS.truePeak.max,
+        description: 'True-peak ceiling, default −3',
+      }),
+    ),
+    room_tone_head_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
+    room_tone_tail_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
+    chapters: Type.Optional(
+      Type.Union(
+        [Type.Literal('auto'), Type.Literal('jobs'), Type.Array(ExplicitChapter, { minItems: 1, maxItems: EXPORT_LIMITS.chapters })],
+        {
+          description: '"auto" (default): headings in the text and one per job; "jobs": one per job; or the chapters themselves',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExportRequest = Static<typeof ExportRequest>;
+
+export const ExportStatus = Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
+export type ExportStatus = Static<typeof ExportStatus>;
+
+export const Export = Type.Object({
+  export_id: Type.String(),
+  status: ExportStatus,
+  progress: Type.Number({ minimum: 0, maximum: 1, description: 'Fraction done, 0 to 1' }),
+  format: Type.Enum(EXPORT_FORMATS),
+  title: Type.String(),
+  author: Type.Optional(Type.String()),
+  job_ids: Type.Array(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  finished_at: Type.Optional(Type.String({ format: 'date-time' })),
+  chapters: Type.Array(Type.Object({ title: Type.String(), start_s: Type.Number() })),
+  file: Type.Optional(
+    Type.Object({
+      url: Type.String(),
+      name: Type.String(),
+      content_type: Type.String(),
+      bytes: Type.Integer(),
+      duration_s: Type.Number(),
+    }),
+  ),
+  loudness: Type.Optional(
+    Type.Object({
+      target_lufs: Type.Number(),
+      true_peak_ceiling_dbtp: Type.Number(),
+      measured_lufs: Type.Number({ description: 'The speech as synthesized' }),
+      gain_db: Type.Number(),
+      integrated_lufs: Type.Number({ description: 'The export, measured after gain and limiting (before lossy encoding)' }),
+      true_peak_dbtp: Type.Number(),
+      limited: Type.Boolean({ description: 'Whether the peak limiter had to act' }),
+    }),
+  ),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+export type Export = Static<typeof Export>;
+
+export const ExportList = Type.Object({ exports: Type.Array(Export) });
+export type ExportList = Static<typeof ExportList>;
+
+export const ExportAccepted = Type.Object({ export_id: Type.String(), poll: Type.String(), status: Type.Literal('running') });
+export type ExportAccepted = Static<typeof ExportAccepted>;
+export const ExportParams = Type.Object({ id: Type.String() });
+export const SubtitleQuery = Type.Object({ format: Type.Optional(Type.Enum(SUBTITLE_FORMATS, { description: 'vtt (default) or srt' })) });
+export type SubtitleQuery = Static<typeof SubtitleQuery>;
+
+export const EXPORTS_PATH = `${TTS_ROOT}/exports`;
+export const exportPath = (id: string) => `${EXPORTS_PATH}/${encodeURIComponent(id)}`;
+export const exportFilePath = (id: string) => `${exportPath(id)}/file`;
+export const exportSubtitlesPath = (id: string, format: SubtitleFormat) => `${exportPath(id)}/subtitles?format=${format}`;
+export const jobSubtitlesPath = (id: string, format: SubtitleFormat) =>
+  `${TTS_ROOT}/jobs/${encodeURIComponent(id)}/subtitles?format=${format}`;

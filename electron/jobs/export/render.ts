@@ -1,0 +1,119 @@
+/**
+ * One export from plan to file: the book's layout and chapters (planned when the export is asked
+ * for, so that bad requests are refused at once), then the passes over its audio: measure,
+ * measure again after limiting when the limiter acts, and condition + encode while measuring the
+ * result. Nothing holds more than a block of samples but the M4B's AAC (formats: sinks.ts).
+ */
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { LoudnessMeter } from '../../audio/loudness';
+import type { ExportFormat } from '../../contract';
+import { cuesOf, formatSubtitles, type Cue } from '../subtitles';
+import { bookSamples, layOut, type BookLayout, type BookPart } from './book-audio';
+import { planChapters, type ChapterRule } from './chapters';
+import { conditioned, correctForLimiting, planGain, type LoudnessGoal } from './normalise';
+import { m4bSink, mp3Sink, zipSink, type SinkChapter } from './sinks';
+
+export interface ExportSpec {
+  format: ExportFormat;
+  bitrateKbps: number;
+  title: string;
+  author?: string | undefined;
+  cover?: Uint8Array | undefined;
+  goal: LoudnessGoal;
+  headMs: number;
+  tailMs: number;
+  chapters: ChapterRule;
+}
+
+export interface BookPlan {
+  layout: BookLayout;
+  chapters: SinkChapter[];
+  cues: Cue[];
+}
+
+export interface ExportFiles {
+  audio: string;
+  vtt: string;
+  srt: string;
+}
+
+export interface RenderedLoudness {
+  measuredLufs: number;
+  gainDb: number;
+  integratedLufs: number;
+  truePeakDbtp: number;
+  limited: boolean;
+}
+
+/** Where everything goes in the book: parts, chapters (the first from 0, room tone included), cues. */
+export function planBook(parts: readonly BookPart[], spec: Pick<ExportSpec, 'headMs' | 'tailMs' | 'chapters'>): BookPlan {
+  const layout = layOut(parts, spec.headMs, spec.tailMs);
+  const rate = layout.sampleRate;
+  const sources = parts.map((p) => ({ jobId: p.jobId, title: p.title, titleGiven: p.titleGiven, sentences: p.timings.sentences }));
+  const starts = planChapters(sources, spec.chapters)
+    .map((c) => ({ title: c.title, start: c.job === 0 && c.sentence === 0 ? 0 : layout.starts[c.job]! + Math.round(c.startS * rate) }))
+    .filter((c, i, all) => i === 0 || c.start > all[i - 1]!.start);
+  const chapters = starts.map((c, i) => ({ title: c.title, startSample: c.start, endSample: starts[i + 1]?.start ?? layout.totalSamples }));
+  const total = layout.totalSamples / rate;
+  const cues = parts.flatMap((p, i) => cuesOf(p.timings.sentences, layout.starts[i]! / rate, total));
+  return { layout, chapters, cues };
+}
+
+export async function renderExport(
+  parts: readonly BookPart[],
+  spec: ExportSpec,
+  plan: BookPlan,
+  files: ExportFiles,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<RenderedLoudness> {
+  const { layout } = plan;
+  const book = () => bookSamples(parts, layout, signal);
+  const total = layout.totalSamples;
+  const progressOver = (from: number, to: number) => {
+    let done = 0;
+    return (n: number) => onProgress(from + ((to - from) * Math.min(total, (done += n))) / total);
+  };
+
+  const first = await planGain(book, layout.sampleRate, spec.goal, progressOver(0, 0.2));
+  // up to four correction passes share 0.2 to 0.5; encoding takes the rest
+  const passes = [0, 1, 2, 3].map((k) => progressOver(0.2 + 0.075 * k, 0.275 + 0.075 * k));
+  const gain = first.limited ? await correctForLimiting(book, layout.sampleRate, spec.goal, first, (k, n) => passes[k]!(n)) : first;
+  const encodeProgress = progressOver(first.limited ? 0.5 : 0.2, 1);
+
+  const partial = `${files.audio}.partial`;
+  const options = {
+    file: partial,
+    sampleRate: layout.sampleRate,
+    totalSamples: total,
+    bitrateKbps: spec.bitrateKbps,
+    chapters: plan.chapters,
+    tags: { title: spec.title, author: spec.author, cover: spec.cover },
+    cues: plan.cues,
+  };
+  const sink = await (spec.format === 'm4b' ? m4bSink(options) : spec.format === 'mp3' ? mp3Sink(options) : zipSink(options));
+  const meter = new LoudnessMeter(layout.sampleRate);
+  try {
+    for await (const piece of conditioned(book(), layout.sampleRate, spec.goal, gain.gainDb)) {
+      meter.push(piece);
+      await sink.push(piece);
+      encodeProgress(piece.length);
+    }
+    await sink.finish();
+  } catch (error) {
+    await sink.close();
+    await rm(partial, { force: true });
+    throw error;
+  }
+  const result = meter.finish();
+  await writeFile(files.vtt, formatSubtitles(plan.cues, 'vtt'), { mode: 0o600 });
+  await writeFile(files.srt, formatSubtitles(plan.cues, 'srt'), { mode: 0o600 });
+  await rename(partial, files.audio);
+  return {
+    measuredLufs: first.measured.integratedLufs,
+    gainDb: gain.gainDb,
+    integratedLufs: result.integratedLufs,
+    truePeakDbtp: result.truePeakDbtp,
+    limited: first.limited,
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Where a book's conditioned samples go: an M4B (AAC with chapter marks), an MP3 with an ID3 tag
+ * holding its chapters, or a ZIP of one MP3 and its subtitles per chapter. Each writes one file.
+ */
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { Zip, ZipPassThrough } from 'fflate';
+import { AdtsReader } from '../../audio/adts';
+import { createEncoder, type StreamingEncoder } from '../../audio/encode/encoder';
+import { id3Tag } from '../../audio/id3';
+import { m4bParts, type BookTags } from '../../audio/m4b';
+import { formatSubtitles, type Cue } from '../subtitles';
+
+export interface BookSink {
+  push(samples: Int16Array): Promise<void>;
+  finish(): Promise<void>;
+  /** Drops the work unfinished (a cancel, an error). */
+  close(): Promise<void>;
+}
+
+export interface SinkChapter {
+  title: string;
+  startSample: number;
+  endSample: number;
+}
+
+export interface SinkOptions {
+  file: string;
+  sampleRate: number;
+  totalSamples: number;
+  bitrateKbps: number;
+  chapters: readonly SinkChapter[];
+  tags: BookTags;
+  /** The whole book's cues, in seconds of the book. */
+  cues: readonly Cue[];
+}
+
+/**
+ * The AAC frames go to a side file as they are encoded (an MP4's moov, which comes first, needs all
+ * their sizes); the .m4b is then written as its head, the frames copied from that file, its tail.
+ */
+export async function m4bSink(options: SinkOptions): Promise<BookSink> {
+  const encoder = await createEncoder('aac', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
+  const framesFile = `${options.file}.frames`;
+  const frames = await open(framesFile, 'w', 0o600);
+  const reader = new AdtsReader();
+  const keep = async (adts: Uint8Array) => {
+    for (const frame of reader.push(adts)) await frames.write(frame);
+  };
+  return {
+    push: async (samples) => keep(await encoder.push(samples)),
+    async finish() {
+      await keep(await encoder.finish());
+      await frames.close();
+      const marks = options.chapters.map((c) => ({ title: c.title, startS: c.startSample / options.sampleRate }));
+      const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
+      const book = await open(options.file, 'w', 0o600);
+      try {
+        await book.write(head);
+        for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
+        await book.write(tail);
+      } finally {
+        await book.close();
+        await rm(framesFile, { force: true });
+      }
+    },
+    async close() {
+      await encoder.close();
+      await frames.close().catch(() => undefined);
+      await rm(framesFile, { force: true });
+    },
+  };
+}
+
+const msOf = (samples: number, rate: number) => Math.round((samples / rate) * 1000);
+
+export async function mp3Sink(options: SinkOptions): Promise<BookSink> {
+  const encoder = await createEncoder('mp3', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
+  const handle = await open(options.file, 'w', 0o600);
+  const rate = options.sampleRate;
+  const chapters = options.chapters.map((c) => ({ title: c.title, startMs: msOf(c.startSample, rate), endMs: msOf(c.endSample, rate) }));
+  await handle.write(
+    id3Tag({ title: options.tags.title, author: options.tags.author, album: options.tags.title, cover: options.tags.cover, chapters }),
+  );
+  return {
+    push: async (samples) => void (await handle.write(await encoder.push(samples))),
+    async finish() {
+      await handle.write(await encoder.finish());
+      await handle.close();
+    },
+    async close() {
+      await encoder.close();
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
+
+/** A chapter's file name in the ZIP: its number, then its title without characters file systems refuse. */
+function entryName(index: number, count: number, title: string, extension: string): string {
+  const number = String(index + 1).padStart(String(count).length < 2 ? 2 : String(count).length, '0');
+  const safe = [...title.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim()].slice(0, 80).join('');
+  return `${number} ${safe || 'Chapter'}.${extension}`;
+}
+
+export async function zipSink(options: SinkOptions): Promise<BookSink> {
+  const handle = await open(options.file, 'w', 0o600);
+  let writes: Promise<unknown> = Promise.resolve();
+  let failure: Error | null = null;
+  const zip = new Zip((error, bytes) => {
+    if (error) failure = error;
+    else writes = writes.then(() => handle.write(bytes));
+  });
+  const rate = options.sampleRate;
+  const { chapters } = options;
+  let index = -1;
+  let encoder: StreamingEncoder | null = null;
+  let entry: ZipPassThrough | null = null;
+  let written = 0;
+
+  const addText = (name: string, text: string) => {
+    const file = new ZipPassThrough(name);
+    zip.add(file);
+    file.push(new TextEncoder().encode(text), true);
+  };
+  const endChapter = async () => {
+    if (!encoder || !entry) return;
+    entry.push(await encoder.finish(), true);
+    const chapter = chapters[index]!;
+    const from = chapter.startSample / rate;
+    const to = chapter.endSample / rate;
+    const cues = options.cues
+      .filter((cue) => cue.start_s >= from && cue.start_s < to)
+      .map((cue) => ({ ...cue, start_s: cue.start_s - from, end_s: Math.min(to, cue.end_s) - from }));
+    for (const format of ['vtt', 'srt'] as const)
+      addText(entryName(index, chapters.length, chapter.title, format), formatSubtitles(cues, format));
+    encoder = null;
+    entry = null;
+  };
+  const startChapter = async () => {
+    index++;
+    const chapter = chapters[index]!;
+    encoder = await createEncoder('mp3', { sampleRate: rate, bitrateKbps: options.bitrateKbps });
+    entry = new ZipPassThrough(entryName(index, chapters.length, chapter.title, 'mp3'));
+    zip.add(entry);
+    const tag = id3Tag({
+      title: chapter.title,
+      author: options.tags.author,
+      album: options.tags.title,
+      track: `${index + 1}/${chapters.length}`,
+    });
+    entry.push(tag);
+  };
+
+  return {
+    async push(samples) {
+      let at = 0;
+      while (at < samples.length) {
+        if (index < 0 || (index < chapters.length - 1 && written >= chapters[index + 1]!.startSample)) {
+          await endChapter();
+          await startChapter();
+        }
+        const limit = index < chapters.length - 1 ? chapters[index + 1]!.startSample - written : Infinity;
+        const piece = samples.subarray(at, at + Math.min(samples.length - at, limit));
+        entry!.push(await encoder!.push(piece));
+        at += piece.length;
+        written += piece.length;
+      }
+      if (failure) throw failure;
+    },
+    async finish() {
+      await endChapter();
+      zip.end();
+      await writes;
+      if (failure) throw failure;
+      await handle.close();
+    },
+    async close() {
+      await (encoder as StreamingEncoder | null)?.close();
+      zip.terminate();
+      await writes.catch(() => undefined);
+      await handle.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * Audiobook exports as the product offers them: asked for with finished jobs, made one at a time
+ * in the background (progress like a job's), kept as files in the data folder until deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import {
+  ApiError,
+  bitrateProblem,
+  EXPORT_LIMITS,
+  EXPORT_MEDIA,
+  exportFilePath,
+  type Export,
+  type ExportRequest,
+  type SubtitleFormat,
+} from '../contract';
+import type { DiskBudget } from '../jobs/disk-budget';
+import type { BookPart } from '../jobs/export/book-audio';
+import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
+import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
+import type { JobFiles } from '../jobs/files';
+import type { JobStore } from '../jobs/store';
+import { sampleSource } from '../jobs/transcode';
+import type { JobService } from './jobs';
+
+const DEFAULT_BITRATE_KBPS = 64;
+const JPEG = [0xff, 0xd8, 0xff];
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** JSON has no infinities: a silent book's loudness is reported at the absolute gate. */
+const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : -70);
+
+export class ExportService {
+  private readonly records = new Map<string, ExportRecord>();
+  private readonly progress = new Map<string, number>();
+  private readonly running = new Map<string, AbortController>();
+  /** Exports are made one after another: each is a few passes over its audio on one core. */
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly store: ExportStore,
+    private readonly jobs: JobService,
+    private readonly jobStore: JobStore,
+    private readonly files: JobFiles,
+    private readonly disk: DiskBudget,
+  ) {}
+
+  static async open(store: ExportStore, jobs: JobService, jobStore: JobStore, files: JobFiles, disk: DiskBudget): Promise<ExportService> {
+    const service = new ExportService(store, jobs, jobStore, files, disk);
+    for (const record of await store.load()) service.records.set(record.export_id, record);
+    return service;
+  }
+
+  async create(request: ExportRequest): Promise<Export> {
+    const spec = specOf(request);
+    const parts = await this.partsOf(request);
+    if (Array.isArray(request.chapters)) {
+      const stranger = request.chapters.find((c) => !request.job_ids.includes(c.job_id));
+      if (stranger)
+        throw new ApiError('invalid_request', `Chapter "${stranger.title}" names job ${stranger.job_id}, which is not in job_ids.`);
+    }
+    const plan = planBook(parts, spec);
+    spec.title = request.title ?? plan.chapters[0]!.title;
+    const hours = plan.layout.totalSamples / plan.layout.sampleRate / 3600;
+    if (hours > EXPORT_LIMITS.hours) {
+      throw new ApiError(
+        'invalid_request',
+        `An export holds at most ${EXPORT_LIMITS.hours} hours of audio; these jobs make ${hours.toFixed(1)}.`,
+      );
+    }
+    if (plan.chapters.length > EXPORT_LIMITS.chapters) {
+      throw new ApiError(
+        'invalid_request',
+        `An export has at most ${EXPORT_LIMITS.chapters} chapters; these jobs make ${plan.chapters.length}.`,
+      );
+    }
+    await this.assertRoom(hours * 3600, spec.bitrateKbps);
+    const record: ExportRecord = {
+      export_id: randomUUID(),
+      status: 'running',
+      format: spec.format,
+      title: spec.title,
+      ...(spec.author ? { author: spec.author } : {}),
+      job_ids: request.job_ids,
+      created_at: new Date().toISOString(),
+      chapters: plan.chapters.map((c) => ({ title: c.title, start_s: Math.round((c.startSample / plan.layout.sampleRate) * 1000) / 1000 })),
+    };
+    await this.store.save(record);
+    this.records.set(record.export_id, record);
+    this.progress.set(record.export_id, 0);
+    const controller = new AbortController();
+    this.running.set(record.export_id, controller);
+    const id = record.export_id;
+    const duration = plan.layout.totalSamples / plan.layout.sampleRate;
+    this.queue = this.queue.then(async () => {
+      if (controller.signal.aborted) return;
+      const files = {
+        audio: this.store.audioFile(id, spec.format),
+        vtt: this.store.subtitleFile(id, 'vtt'),
+        srt: this.store.subtitleFile(id, 'srt'),
+      };
+      try {
+        const loudness = await renderExport(parts, spec, plan, files, (f) => this.progress.set(id, f), controller.signal);
+        const name = `${safeName(spec.title)}.${EXPORT_MEDIA[spec.format].extension}`;
+        Object.assign(record, {
+          status: 'done',
+          finished_at: new Date().toISOString(),
+          file: {
+            name,
+            content_type: EXPORT_MEDIA[spec.format].contentType,
+            bytes: (await stat(files.audio)).size,
+            duration_s: Math.round(duration * 1000) / 1000,
+          },
+          loudness: {
+            target_lufs: spec.goal.targetLufs,
+            true_peak_ceiling_dbtp: spec.goal.ceilingDbtp,
+            measured_lufs: finite(loudness.measuredLufs),
+            gain_db: Math.round(loudness.gainDb * 100) / 100,
+            integrated_lufs: finite(loudness.integratedLufs),
+            true_peak_dbtp: finite(loudness.truePeakDbtp),
+            limited: loudness.limited,
+          },
+        });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        console.error(`Orator could not make export ${id}:`, error);
+        Object.assign(record, {
+          status: 'failed',
+          finished_at: new Date().toISOString(),
+          error: { code: 'export_error', message: (error as Error).message },
+        });
+      } finally {
+        this.running.delete(id);
+      }
+      if (this.records.has(id)) await this.store.save(record);
+    });
+    // a record that cannot be saved must not stop the exports queued after it
+    this.queue = this.queue.catch((error: unknown) => console.error(`Orator could not record export ${id}:`, error));
+    return this.view(record);
+  }
+
+  get(id: string): Export {
+    return this.view(this.record(id));
+  }
+
+  list(): Export[] {
+    return [...this.records.values()].reverse().map((record) => this.view(record));
+  }
+
+  /** A finished export's file, or why there is none yet. */
+  file(id: string): { path: string; name: string; contentType: string } {
+    const record = this.finished(id);
+    return { path: this.store.audioFile(id, record.format), name: record.file!.name, contentType: record.file!.content_type };
+  }
+
+  subtitles(id: string, format: SubtitleFormat): { path: string; name: string } {
+    const record = this.finished(id);
+    return { path: this.store.subtitleFile(id, format), name: `${safeName(record.title)}.${format}` };
+  }
+
+  /** Stops an export being made, or deletes a finished one; its files go either way. */
+  async remove(id: string): Promise<void> {
+    const record = this.record(id);
+    this.running.get(id)?.abort();
+    this.running.delete(id);
+    this.records.delete(id);
+    this.progress.delete(id);
+    await this.store.remove(record);
+  }
+
+  /** Stops the export being made (the gateway is stopping): the next start records it interrupted. */
+  async close(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
+    await this.queue;
+  }
+
+  /** The file, at 1.5 × its bitrate (containers and codecs overshoot), must fit above the disk's free minimum. */
+  private async assertRoom(seconds: number, kbps: number): Promise<void> {
+    const needed = Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
+    const free = await this.disk.free();
+    if (free - needed < this.disk.minFreeBytes) {
+      const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
+      throw new ApiError(
+        'insufficient_storage',
+        `This export needs up to ${mb(needed)} MB of disk, and ${mb(free)} MB are free, of which ${mb(this.disk.minFreeBytes)} MB must stay free.`,
+      );
+    }
+  }
+
+  private record(id: string): ExportRecord {
+    const record = this.store.isId(id) ? this.records.get(id) : undefined;
+    if (!record) throw new ApiError('export_not_found', `No export "${id}".`);
+    return record;
+  }
+
+  private finished(id: string): ExportRecord {
+    const record = this.record(id);
+    if (record.status === 'running') {
+      throw new ApiError('export_not_finished', `Export ${id} is still being made (${Math.round((this.progress.get(id) ?? 0) * 100)} %).`, {
+        retryAfterS: 1,
+      });
+    }
+    if (record.status === 'failed') throw new ApiError('export_failed', `Export ${id} failed: ${record.error?.message ?? 'unknown error'}`);
+    return record;
+  }
+
+  private view(record: ExportRecord): Export {
+    const { file, ...rest } = record;
+    const progress = record.status === 'done' ? 1 : record.status === 'failed' ? 0 : (this.progress.get(record.export_id) ?? 0);
+    return {
+      ...rest,
+      progress: Math.round(progress * 1000) / 1000,
+      ...(file ? { file: { url: exportFilePath(record.export_id), ...file } } : {}),
+    };
+  }
+
+  /** Each job's audio and timings, or the reason it cannot be in a book (the job routes' errors). */
+  private async partsOf(request: ExportRequest): Promise<BookPart[]> {
+    const duplicate = request.job_ids.find((id, i) => request.job_ids.indexOf(id) !== i);
+    if (duplicate) throw new ApiError('invalid_request', `Job ${duplicate} is listed twice in job_ids.`);
+    const parts: BookPart[] = [];
+    for (const jobId of request.job_ids) {
+      const timings = await this.jobs.timings(jobId);
+      const row = this.jobStore.get(jobId)!;
+      const source = sampleSource(this.files, row);
+      if (!source) {
+        throw new ApiError(
+          'format_unavailable',
+          `Job ${jobId} keeps its audio only as ${row.format}: an export needs plain samples (a wav or pcm job, or one queued with keep_wav: true).`,
+        );
+      }
+      const bytes = await stat(source.file).then(
+        (s) => s.size,
+        () => {
+          throw this.jobs.audioMissing(jobId, 'wav');
+        },
+      );
+      const samples = Math.floor((bytes - source.offset) / 2);
+      parts.push({ jobId, title: row.custom_title ?? row.title, titleGiven: row.custom_title !== null, source, samples, timings });
+    }
+    return parts;
+  }
+}
+
+function specOf(request: ExportRequest): ExportSpec {
+  const bitrateKbps = request.bitrate_kbps ?? DEFAULT_BITRATE_KBPS;
+  const problem = bitrateProblem(request.format === 'm4b' ? 'm4a' : 'mp3', bitrateKbps);
+  if (problem) throw new ApiError('invalid_request', problem);
+  return {
+    format: request.format,
+    bitrateKbps,
+    title: request.title ?? '',
+    author: request.author,
+    cover: request.cover === undefined ? undefined : coverOf(request.cover),
+    goal: {
+      targetLufs: request.loudness_target_lufs ?? EXPORT_LIMITS.loudness.default,
+      ceilingDbtp: request.true_peak_dbtp ?? EXPORT_LIMITS.truePeak.default,
+    },
+    headMs: request.room_tone_head_ms ?? EXPORT_LIMITS.roomToneMs.default,
+    tailMs: request.room_tone_tail_ms ?? EXPORT_LIMITS.roomToneMs.default,
+    chapters: request.chapters ?? 'auto',
+  };
+}
+
+function coverOf(base64: string): Uint8Array {
+  const bytes = Buffer.from(base64, 'base64');
+  const starts = (magic: number[]) => magic.every((b, i) => bytes[i] === b);
+  if (!starts(JPEG) && !starts(PNG)) throw new ApiError('invalid_request', '"cover" must be a JPEG or PNG image, base64-encoded.');
+  if (bytes.length > EXPORT_LIMITS.coverBytes)
+    throw new ApiError('invalid_request', `"cover" is at most ${EXPORT_LIMITS.coverBytes} bytes.`);
+  return bytes;
+}
+
+/** A download's file name: the title, without characters file systems or headers refuse. */
+function safeName(title: string): string {
+  return [...title.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim()].slice(0, 100).join('') || 'audiobook';
+}
