@@ -150,11 +150,29 @@ export type JobSort = NonNullable<JobListQuery['sort']>;
 export const JobPeaks = Type.Object({
   duration_s: Type.Number(),
   sample_rate: Type.Integer(),
-  peaks_per_second: Type.Integer(),
+  /** 50 at full resolution; 50 / 4^k at the coarser levels `columns` picks. */
+  peaks_per_second: Type.Number(),
+  /** Where the first peak's window starts, in seconds (0 unless a span was asked for). */
+  start_s: Type.Number(),
   /** Max absolute amplitude per window, 0 to 1. */
   peaks: Type.Array(Type.Number()),
 });
 export type JobPeaks = Static<typeof JobPeaks>;
+
+/** A resolution and a span of a job's peaks: a player asks for what it can draw. */
+export const JobPeaksQuery = Type.Object({
+  columns: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description:
+        'Columns to draw: the answer has the coarsest resolution with at least this many peaks over the span (default: full resolution)',
+    }),
+  ),
+  start_s: Type.Optional(Type.Number({ minimum: 0, description: 'Start of the span, in seconds (default 0)' })),
+  end_s: Type.Optional(Type.Number({ minimum: 0, description: 'End of the span, in seconds (default: the end of the audio)' })),
+});
+export type JobPeaksQuery = Static<typeof JobPeaksQuery>;
 
 /** One sentence of a finished job: when it is spoken and where it is in the job's text. */
 export const SentenceTiming = Type.Object({

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Capabilities, PhonemeAlphabet, Voice } from '../contract';
 import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
-import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand } from './cli';
+import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand, type ToolRunner } from './cli';
 import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
 import { trustedProgram, UntrustedProgram } from './executable';
 import { LaneLimiter } from './lanes';
@@ -43,6 +43,8 @@ export interface CliOverrides {
   concurrency?: number;
   /** Where each request's temp folder goes (default os.tmpdir()); see SynthesizeToolOptions.tempDir. */
   tempDir?: string;
+  /** What starts the program (the gateway's spawn host); default: this process. */
+  runTool?: ToolRunner;
 }
 
 /**
@@ -54,7 +56,9 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
   /** The vetted program's real path; null until a probe vetted it. */
   let executable: string | null = null;
   const platform = overrides.platform ?? process.platform;
-  const slots = new LaneLimiter(overrides.concurrency ?? Math.max(1, os.availableParallelism()));
+  const batch = overrides.concurrency ?? Math.max(1, os.availableParallelism());
+  // a slot more for interactive requests, whose process also runs ahead of the niced batch ones
+  const slots = new LaneLimiter(batch + 1, { batch });
   return {
     id: spec.id,
     name: spec.name,
@@ -100,6 +104,8 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
             signal,
             timeoutMs: overrides.timeoutMs,
             tempDir: overrides.tempDir,
+            runTool: overrides.runTool,
+            background: lane === 'batch',
           }),
         signal,
       );

@@ -13,6 +13,8 @@ import { ENGINE_TIMEOUT_MS } from './engine';
 
 /** Listing voices is quick; a program that takes longer is treated as broken. */
 export const PROBE_TIMEOUT_MS = 20_000;
+/** Niceness of batch engine processes (0 normal, 19 lowest). */
+const BACKGROUND_NICE = 10;
 /** The largest output kept: a WAV on stdout for a long chunk stays far below this. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
@@ -23,6 +25,8 @@ export interface ToolOptions {
   timeoutMs?: number | undefined;
   /** Resolve with the output whatever the exit code: programs asked for their usage often exit with 1. */
   anyExitCode?: boolean | undefined;
+  /** Batch work: the program runs at a lower priority (nice 10), so that interactive ones get the cores first. */
+  background?: boolean | undefined;
 }
 
 export interface ToolOutput {
@@ -44,6 +48,7 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
+    if (options.background && child.pid !== undefined) lowerPriority(child.pid);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -92,6 +97,14 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
   });
 }
 
+function lowerPriority(pid: number): void {
+  try {
+    os.setPriority(pid, BACKGROUND_NICE);
+  } catch {
+    // not allowed here, or already gone: it runs at normal priority
+  }
+}
+
 /** Runs a program and returns its output as text (voice listings). */
 export async function runTool(executable: string, args: string[], options: ToolOptions = {}) {
   const { stdout, stderr } = await runToolRaw(executable, args, { timeoutMs: PROBE_TIMEOUT_MS, ...options });
@@ -125,7 +138,12 @@ export interface ToolCommand {
 /** The prefix of every request's temp folder (`<temp root>/orator-XXXXXX`). */
 export const TEMP_PREFIX = 'orator-';
 
-export interface SynthesizeToolOptions extends Pick<ToolOptions, 'signal' | 'timeoutMs'> {
+/** What runs a program: runToolRaw here, or the spawn host's run (spawn-host/client.ts). */
+export type ToolRunner = (executable: string, args: string[], options?: ToolOptions) => Promise<ToolOutput>;
+
+export interface SynthesizeToolOptions extends Pick<ToolOptions, 'signal' | 'timeoutMs' | 'background'> {
+  /** Default runToolRaw, in this process. */
+  runTool?: ToolRunner | undefined;
   /**
    * The folder the request's temp folder goes in (created when missing); default os.tmpdir().
    * The gateway passes `<dataDir>/tmp`, which it clears at start with clearTempDir: a process
@@ -152,7 +170,9 @@ export async function synthesizeWithTool(
     // the text is the user's: private like everything in the data dir (mkdtemp's folder is 0700 too)
     await writeFile(files.textFile, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     const { args, input, wavOnStdout, silentRate } = command(files);
-    const { stdout } = await runToolRaw(executable, args, { signal: options.signal, timeoutMs: options.timeoutMs, input });
+    const run = options.runTool ?? runToolRaw;
+    const { signal, timeoutMs, background } = options;
+    const { stdout } = await run(executable, args, { signal, timeoutMs, input, background });
     const program = path.basename(executable);
     const wav = wavOnStdout ? stdout : await readOutputFile(files.wavFile, program, silentRate !== undefined);
     return wav ? decodeOutput(program, wav) : { sampleRate: silentRate!, samples: new Int16Array(0) };

@@ -1,3 +1,4 @@
+import type { ToolRunner } from './cli';
 import type { EngineAdapter } from './engine';
 import { espeakWasmAdapter } from './espeak-ng/adapter';
 import { espeakSystemAdapter } from './espeak-ng-system/adapter';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   tempDir?: string;
   /** How long one synthesis may run before the engine is stopped (engine_timeout); default ENGINE_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** What starts system engines' programs (the gateway's spawn host); default: this process. */
+  runTool?: ToolRunner;
 }
 
 export { clearTempDir } from './cli';
@@ -46,6 +49,7 @@ export function knownEngines(pool: EmbeddedPool, options: EngineOptions = {}): E
     return {
       ...(configured ? { program: configured } : {}),
       ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+      ...(options.runTool ? { runTool: options.runTool } : {}),
       ...inThread,
     };
   };

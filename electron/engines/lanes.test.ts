@@ -67,4 +67,27 @@ describe('LaneLimiter', () => {
     expect(await limiter.run('batch', async () => 'still works')).toBe('still works');
     await expect(limiter.run('batch', async () => 'x', AbortSignal.abort(new Error('too late')))).rejects.toThrow('too late');
   });
+
+  it('keeps the slots above `batch` for interactive tasks, even with batch tasks waiting', async () => {
+    const limiter = new LaneLimiter(3, { batch: 2 });
+    const log: string[] = [];
+    const tasks = Object.fromEntries(['b1', 'b2', 'b3', 'i1', 'i2'].map((name) => [name, gate(log, name)]));
+    const results = ['b1', 'b2', 'b3'].map((name) => limiter.run('batch', tasks[name]!.task));
+    await Promise.resolve();
+    expect(log).toEqual(['b1', 'b2']);
+    expect([limiter.active, limiter.queued]).toEqual([2, 1]);
+    results.push(limiter.run('interactive', tasks.i1!.task));
+    expect(log).toEqual(['b1', 'b2', 'i1']);
+    results.push(limiter.run('interactive', tasks.i2!.task));
+    tasks.i1!.open();
+    await new Promise((r) => setTimeout(r, 0));
+    // the freed interactive slot goes to the waiting interactive task, not to b3
+    expect(log).toEqual(['b1', 'b2', 'i1', 'i2']);
+    tasks.b1!.open();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(log).toEqual(['b1', 'b2', 'i1', 'i2', 'b3']);
+    for (const name of ['b2', 'b3', 'i2']) tasks[name]!.open();
+    expect(await Promise.all(results)).toEqual(['b1', 'b2', 'b3', 'i1', 'i2']);
+    expect(() => new LaneLimiter(2, { batch: 3 })).toThrow(RangeError);
+  });
 });

@@ -41,19 +41,18 @@ describe('embedded engines on the worker pool', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('serves interactive requests before queued batch chunks, also when every task carries a signal', async () => {
+  it('runs an interactive request on its own thread while batch work holds every batch thread', async () => {
     const espeak = espeakWasmAdapter(pool);
+    const gnuspeech = gnuspeechAdapter(pool);
     const order: string[] = [];
-    const run = (name: string, lane: 'interactive' | 'batch', text: string) =>
-      espeak.synthesize(request(text), { lane, signal: new AbortController().signal }).then(() => order.push(name));
-    const chunk = SENTENCE.repeat(12);
+    const signal = new AbortController().signal; // every task carries one
     await Promise.all([
-      run('b1', 'batch', chunk),
-      run('b2', 'batch', chunk),
-      run('b3', 'batch', chunk),
-      run('i1', 'interactive', 'Preview.'),
+      // seconds of GnuSpeech on the one batch thread; the second chunk waits for it, though a thread is free
+      gnuspeech.synthesize({ ...request(SENTENCE.repeat(15)), voice: 'male' }, { lane: 'batch', signal }).then(() => order.push('b1')),
+      espeak.synthesize(request('Next chunk.'), { lane: 'batch', signal }).then(() => order.push('b2')),
+      espeak.synthesize(request('Preview.'), { lane: 'interactive', signal }).then(() => order.push('i1')),
     ]);
-    expect(order).toEqual(['b1', 'i1', 'b2', 'b3']);
+    expect(order).toEqual(['i1', 'b1', 'b2']);
   });
 
   it('lists voices on a thread of its own that exits when idle, so synthesis threads load only the engines they use', async () => {

@@ -29,6 +29,12 @@ export class TaskTimeout extends Error {
   }
 }
 
+/**
+ * Threads kept for interactive tasks beyond those batch work may take. The thread is started when
+ * such a task finds the others busy, and exits after a minute idle like any above the first.
+ */
+const INTERACTIVE_THREADS = 1;
+
 /** A listing thread that has nothing more to list exits after this long, with the engines it loaded. */
 const LISTER_IDLE_MS = 2_000;
 
@@ -44,20 +50,20 @@ export class EmbeddedPool {
   private readonly piscina: Piscina;
   private readonly lister: Piscina;
   private readonly slots: LaneLimiter;
+  /** Threads for batch work (job chunks), and the chunks a job runs at once. */
+  readonly threads: number;
   /** The worker bundle, which also serves neural models in a child process (see worker.ts). */
   readonly workerFile: string;
 
   constructor(options: PoolOptions) {
     this.workerFile = options.workerFile instanceof URL ? fileURLToPath(options.workerFile) : options.workerFile;
-    const threads = options.threads ?? Math.max(1, os.availableParallelism());
+    this.threads = options.threads ?? Math.max(1, os.availableParallelism());
     const filename = options.workerFile instanceof URL ? options.workerFile.href : options.workerFile;
-    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 });
+    // one thread more than batch work may take: an inline request during a job starts at once
+    const maxThreads = this.threads + INTERACTIVE_THREADS;
+    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads, idleTimeout: 60_000 });
     this.lister = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: LISTER_IDLE_MS });
-    this.slots = new LaneLimiter(threads);
-  }
-
-  get threads(): number {
-    return this.piscina.options.maxThreads;
+    this.slots = new LaneLimiter(maxThreads, { batch: this.threads });
   }
 
   /**

@@ -21,7 +21,7 @@ async function finishedJob(text: string): Promise<Job> {
 }
 
 const audioDir = () => path.join(gateway.dataDir, 'audio');
-const peaksFile = (id: string) => path.join(audioDir(), `${id}.peaks.v2.json`);
+const peaksFile = (id: string) => path.join(audioDir(), `${id}.peaks.v3.bin`);
 const getPeaks = (id: string, headers: Record<string, string> = {}) => gateway.api(`/api/v1/tts/jobs/${id}/peaks`, { headers });
 
 describe('peaks', () => {
@@ -35,7 +35,7 @@ describe('peaks', () => {
     expect(first.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await first.text();
     const peaks = JSON.parse(body) as JobPeaks;
-    expect(Object.keys(peaks)).toEqual(['duration_s', 'sample_rate', 'peaks_per_second', 'peaks']);
+    expect(Object.keys(peaks)).toEqual(['duration_s', 'sample_rate', 'peaks_per_second', 'start_s', 'peaks']);
     expect(peaks.duration_s).toBeCloseTo(job.audio!.duration_s, 3);
     expect(peaks.peaks.length).toBe(Math.ceil(peaks.duration_s * peaks.peaks_per_second - 1e-9));
     expect(Math.max(...peaks.peaks)).toBeGreaterThan(0.1);
@@ -47,6 +47,25 @@ describe('peaks', () => {
     const cached = await getPeaks(job.job_id, { 'if-none-match': first.headers.get('etag')!, 'cache-control': 'max-age=0' });
     expect(cached.status).toBe(304);
     expect((await stat(file)).mtimeMs).toBe(written);
+  });
+
+  it('at a coarser resolution and over a span: the max of the full-resolution peaks of each window', async () => {
+    const job = await finishedJob(prose(3000));
+    const full = (await (await getPeaks(job.job_id)).json()) as JobPeaks;
+    const coarse = (await (await gateway.api(`/api/v1/tts/jobs/${job.job_id}/peaks?columns=20`)).json()) as JobPeaks;
+    // the coarsest level with at least 20 peaks: the next one (4× coarser) would have fewer
+    const ratio = full.peaks_per_second / coarse.peaks_per_second;
+    expect(ratio).toBeGreaterThanOrEqual(4);
+    expect(coarse.peaks.length).toBeGreaterThanOrEqual(20);
+    expect(coarse.peaks.length).toBeLessThan(20 * 4 + 1);
+    const windowMax = (from: number) => Math.max(...full.peaks.slice(from * ratio, (from + 1) * ratio));
+    expect(coarse.peaks).toEqual(coarse.peaks.map((_, i) => windowMax(i)));
+
+    const span = (await (await gateway.api(`/api/v1/tts/jobs/${job.job_id}/peaks?start_s=2&end_s=3`)).json()) as JobPeaks;
+    expect(span).toMatchObject({ start_s: 2, peaks_per_second: full.peaks_per_second });
+    expect(span.peaks).toEqual(full.peaks.slice(2 * full.peaks_per_second, 3 * full.peaks_per_second));
+    const bad = await gateway.api(`/api/v1/tts/jobs/${job.job_id}/peaks?columns=0`);
+    expect(bad.status).toBe(400);
   });
 
   it('of a job without a peaks file (made by an older version) are computed from its WAV once, at the first request', async () => {

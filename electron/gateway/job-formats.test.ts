@@ -70,7 +70,7 @@ describe('a job in each format', () => {
 
   it.each(COMPRESSED)('%s: leaves its file and its peaks, no WAV, no chunks', async (format) => {
     const job = jobs.get(format)!;
-    expect(await filesOf(job.job_id)).toEqual([`<id>.${format}`, '<id>.peaks.v2.json'].sort());
+    expect(await filesOf(job.job_id)).toEqual([`<id>.${format}`, '<id>.peaks.v3.bin'].sort());
     expect(existsSync(path.join(gateway.dataDir, 'chunks', job.job_id))).toBe(false);
     // pcm is plain samples: it can be sent in any format, as a WAV can
     expect(job.audio!.formats).toEqual(format === 'pcm' ? [...OUTPUT_FORMATS] : [format]);
@@ -161,7 +161,7 @@ describe('keep_wav', () => {
   it('keeps the WAV beside an mp3 at the bitrate asked', async () => {
     const job = await finished({ format: 'mp3', bitrate_kbps: 64, keep_wav: true });
     expect(job).toMatchObject({ format: 'mp3', bitrate_kbps: 64, keep_wav: true });
-    expect(await filesOf(job.job_id)).toEqual(['<id>.mp3', '<id>.peaks.v2.json', '<id>.wav']);
+    expect(await filesOf(job.job_id)).toEqual(['<id>.mp3', '<id>.peaks.v3.bin', '<id>.wav']);
     expect(job.audio!.formats).toEqual([...OUTPUT_FORMATS]);
     const mp3 = await stat(path.join(gateway.dataDir, 'audio', `${job.job_id}.mp3`));
     expect(mp3.size).toBe(job.audio!.bytes);
@@ -178,7 +178,7 @@ describe('keep_wav', () => {
   it('changes nothing for a wav job', async () => {
     const job = await finished({ keep_wav: true });
     expect(job).toMatchObject({ format: 'wav', keep_wav: false });
-    expect(await filesOf(job.job_id)).toEqual(['<id>.peaks.v2.json', '<id>.wav']);
+    expect(await filesOf(job.job_id)).toEqual(['<id>.peaks.v3.bin', '<id>.wav']);
   });
 });
 
@@ -197,7 +197,7 @@ describe('a job is encoded as its chunks arrive', () => {
     const grown = sizes.filter((size, i) => i > 0 && size > sizes[i - 1]!);
     expect(grown.length).toBeGreaterThan(3);
     expect(existsSync(partial)).toBe(false);
-    expect(await filesOf(id)).toEqual(['<id>.ogg', '<id>.peaks.v2.json']);
+    expect(await filesOf(id)).toEqual(['<id>.ogg', '<id>.peaks.v3.bin']);
   }, 180_000);
 });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { EngineRegistry } from '../engines/registry';
 import { knownEngines, clearTempDir } from '../engines/installed';
+import { SpawnHost } from '../engines/spawn-host/client';
 import { defaultModelDirs, vetModelsDir } from '../engines/model-dirs';
 import { EmbeddedPool } from '../engines/worker-pool';
 import { DiskBudget } from '../jobs/disk-budget';
@@ -90,8 +91,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
     const tempDir = path.join(config.dataDir, 'tmp');
     await clearTempDir(tempDir);
+    // system engines start from a small process: forking this big one blocked the event loop per chunk
+    const spawner = new SpawnHost(path.join(path.dirname(pool.workerFile), 'spawn-host.mjs'));
+    undo.unshift(() => spawner.close());
     const registry = new EngineRegistry(
-      knownEngines(pool, { modelDirs, executables: config.engineExecutables, tempDir, timeoutMs: config.engineTimeoutMs }),
+      knownEngines(pool, {
+        modelDirs,
+        executables: config.engineExecutables,
+        tempDir,
+        timeoutMs: config.engineTimeoutMs,
+        runTool: spawner.run,
+      }),
     );
     await registry.probeAll();
 

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseWav, WAV_HEADER_BYTES } from '../audio/wav';
+import { normalisedPeak } from '../audio/peak-levels';
 import { decodeIndependently } from '../testing/decoders';
 import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
 import type { JobOutput } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
+import { readPeaks } from './peaks-file';
 
 // JobAssembler on its own: the test saves chunk files (out of order) and tells it, as the runner does; no engine.
 
@@ -65,7 +67,10 @@ async function save(id: string, idx: number, length: number, tell = true): Promi
 }
 
 const audioFiles = async (id: string) =>
-  (await readdir(h.runner.files.audioDir())).filter((f) => f.startsWith(id)).map((f) => f.slice(id.length));
+  (await readdir(h.runner.files.audioDir()))
+    .filter((f) => f.startsWith(id))
+    .map((f) => f.slice(id.length))
+    .sort();
 
 describe('JobAssembler', () => {
   it('joins chunks saved out of order in index order, pauses between them, and writes nothing before the first', async () => {
@@ -82,9 +87,10 @@ describe('JobAssembler', () => {
     const pause = new Array<number>(PAUSE).fill(0);
     expect(samples).toEqual([...[100, 100, 100], ...pause, ...[200, 200], ...pause, ...[300, 300, 300, 300]]);
     expect(done.get(id)).toEqual({ bytes: wav.length, dataBytes: 2 * samples.length });
-    const peaks = JSON.parse(await readFile(h.runner.files.peaksFile(id), 'utf8')) as { duration_s: number; sample_rate: number };
+    const peaks = await readPeaks(h.runner.files.peaksFile(id));
     expect(peaks).toMatchObject({ duration_s: samples.length / RATE, sample_rate: RATE });
-    expect((await audioFiles(id)).sort()).toEqual(['.peaks.v2.json', '.wav']);
+    expect(Math.max(...peaks.peaks)).toBe(normalisedPeak(300));
+    expect((await audioFiles(id)).sort()).toEqual(['.peaks.v3.bin', '.wav']);
   });
 
   it('writes a compressed job and its kept WAV in the same pass, published only when whole', async () => {
@@ -94,7 +100,7 @@ describe('JobAssembler', () => {
     expect(done.size).toBe(0);
     await save(id, 1, RATE);
     await anyEnd;
-    expect((await audioFiles(id)).sort()).toEqual(['.mp3', '.peaks.v2.json', '.wav']);
+    expect((await audioFiles(id)).sort()).toEqual(['.mp3', '.peaks.v3.bin', '.wav']);
     const mp3 = await readFile(h.runner.files.audioFile(id, 'mp3'));
     expect(done.get(id)).toEqual({ bytes: mp3.length, dataBytes: 2 * (2 * RATE + PAUSE) });
     const decoded = await decodeIndependently('mp3', mp3);
@@ -128,10 +134,10 @@ describe('JobAssembler', () => {
   it('stops a dropped job without finishing it', async () => {
     const id = await job(2, { format: 'ogg', bitrateKbps: 24, keepWav: false });
     await save(id, 0, RATE);
-    await expect.poll(() => audioFiles(id)).toEqual(['.ogg.partial']);
+    await expect.poll(() => audioFiles(id)).toEqual(['.ogg.partial', '.peaks.v3.bin.partial']);
     await assembler.drop(id);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(done.size + failed.size).toBe(0);
-    expect(await audioFiles(id)).toEqual(['.ogg.partial']); // for the runner's clean-up to remove
+    expect(await audioFiles(id)).toEqual(['.ogg.partial', '.peaks.v3.bin.partial']); // for the runner's clean-up to remove
   });
 });

@@ -1,12 +1,11 @@
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import { createEncoder, type StreamingEncoder } from '../audio/encode/encoder';
-import { PeakAccumulator } from '../audio/peaks';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
-import { peaksBody, writeWhole } from './peaks-file';
+import { PeaksFileWriter } from './peaks-file';
 import type { JobRow } from './store';
 
 /** What a finished job's audio came to. */
@@ -67,16 +66,13 @@ class PartialFile {
  * disk's free minimum or throws DiskFull first.
  */
 export class JobAudioWriter {
-  private readonly peaks: PeakAccumulator;
   private dataBytes = 0;
 
   private constructor(
     private readonly sampleRate: number,
     private readonly disk: DiskBudget,
-    private readonly files: { peaks: string; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
-  ) {
-    this.peaks = new PeakAccumulator(sampleRate);
-  }
+    private readonly files: { peaks: PeaksFileWriter; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
+  ) {}
 
   static async open(
     files: JobFiles,
@@ -88,7 +84,9 @@ export class JobAudioWriter {
       job.format === 'wav' ? undefined : await createEncoder(job.format, { sampleRate, bitrateKbps: job.bitrate_kbps ?? undefined });
     let wav: PartialFile | undefined;
     let encoded: PartialFile | undefined;
+    let peaks: PeaksFileWriter | undefined;
     try {
+      peaks = await PeaksFileWriter.create(files.peaksFile(job.id), sampleRate);
       if (!encoder || job.keep_wav) {
         wav = await PartialFile.create(files.audioFile(job.id, 'wav'));
         // the real lengths are written over it at the end
@@ -96,11 +94,11 @@ export class JobAudioWriter {
       }
       if (encoder) encoded = await PartialFile.create(files.audioFile(job.id, job.format));
     } catch (error) {
-      await Promise.all([encoder?.close(), wav?.close()]);
+      await Promise.all([encoder?.close(), wav?.close(), peaks?.close()]);
       throw error;
     }
     return new JobAudioWriter(sampleRate, disk, {
-      peaks: files.peaksFile(job.id),
+      peaks,
       wav,
       encoded: encoder && encoded ? { file: encoded, encoder } : undefined,
     });
@@ -123,8 +121,7 @@ export class JobAudioWriter {
     const compressed = encoded ? await encoded.encoder.push(samples) : new Uint8Array(0);
     const raw = wav ? pcmBytes(samples) : new Uint8Array(0);
     await this.disk.assertRoomToWrite(compressed.length + raw.length);
-    await Promise.all([wav?.append(raw), encoded?.file.append(compressed)]);
-    this.peaks.push(samples);
+    await Promise.all([wav?.append(raw), encoded?.file.append(compressed), this.files.peaks.push(samples)]);
     this.dataBytes += samples.byteLength;
   }
 
@@ -141,7 +138,8 @@ export class JobAudioWriter {
       await wav.writeAt(0, wavHeader(this.sampleRate, this.dataBytes));
       await wav.seal();
     }
-    await writeWhole(this.files.peaks, peaksBody(this.sampleRate, this.dataBytes, this.peaks.finish()));
+    await this.files.peaks.finish(this.dataBytes);
+    await this.files.peaks.publish();
     // the WAV first: once the job's own file has its name, everything it lists is in place
     await wav?.publish();
     await encoded?.file.publish();
@@ -151,6 +149,6 @@ export class JobAudioWriter {
   /** Drops the audio unfinished (the job failed, or the gateway stops); its partial files stay for whoever removes them. */
   async close(): Promise<void> {
     const { wav, encoded } = this.files;
-    await Promise.all([wav?.close(), encoded?.file.close(), encoded?.encoder.close()]);
+    await Promise.all([wav?.close(), encoded?.file.close(), encoded?.encoder.close(), this.files.peaks.close()]);
   }
 }

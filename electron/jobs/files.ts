@@ -28,17 +28,17 @@ export class JobFiles {
   audioFile(jobId: string, format: OutputFormat = 'wav'): string {
     return path.join(this.audioDir(), `${jobId}.${AUDIO_MEDIA[format].extension}`);
   }
-  /** The /peaks answer as it is served (see peaks-file.ts). */
+  /** The waveform peaks at every resolution (see peaks-file.ts). */
   peaksFile(jobId: string): string {
-    return path.join(this.audioDir(), `${jobId}.peaks.v2.json`);
+    return path.join(this.audioDir(), `${jobId}.peaks.v3.bin`);
   }
-  /** Peaks as versions before v2 stored them, without the duration; replaced at the first request. */
-  legacyPeaksFile(jobId: string): string {
-    return path.join(this.audioDir(), `${jobId}.peaks.json`);
+  /** Peaks as older versions stored them, newest first: v2 JSON, and before it JSON without the duration. */
+  legacyPeaksFiles(jobId: string): string[] {
+    return [path.join(this.audioDir(), `${jobId}.peaks.v2.json`), path.join(this.audioDir(), `${jobId}.peaks.json`)];
   }
   /** What a finished job may leave: its audio (in its format, and a WAV kept beside it) and its peaks. */
   outputs(jobId: string): string[] {
-    return [...OUTPUT_FORMATS.map((format) => this.audioFile(jobId, format)), this.peaksFile(jobId), this.legacyPeaksFile(jobId)];
+    return [...OUTPUT_FORMATS.map((format) => this.audioFile(jobId, format)), this.peaksFile(jobId), ...this.legacyPeaksFiles(jobId)];
   }
   async removeOutputs(jobId: string): Promise<void> {
     await Promise.all(this.outputs(jobId).map((f) => rm(f, { force: true })));

@@ -79,7 +79,7 @@ export async function reRenderSentence(
     durationS: durationSeconds(sampleRate, dataBytes),
   });
   // drawn again from the new WAV at the next request (peaks-file.ts)
-  await Promise.all([files.peaksFile(job.id), files.legacyPeaksFile(job.id)].map((f) => rm(f, { force: true })));
+  await Promise.all([files.peaksFile(job.id), ...files.legacyPeaksFiles(job.id)].map((f) => rm(f, { force: true })));
   return store.get(job.id)!;
 }
 

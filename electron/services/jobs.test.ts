@@ -97,7 +97,7 @@ describe('JobService', () => {
     h.engine.behaviour = () => 'speak';
     const id = await doneJob();
     await rm(await storedFile(id));
-    await expect(jobs.peaksFile(id)).rejects.toMatchObject({ code: 'audio_missing', status: 410 });
+    await expect(jobs.peaks(id)).rejects.toMatchObject({ code: 'audio_missing', status: 410 });
     expect(await jobs.get(id)).toMatchObject({ status: 'done', audio_unavailable: { code: 'audio_missing' } });
   });
 

@@ -10,6 +10,8 @@ import {
   type JobEvent,
   type JobList,
   type JobListQuery,
+  type JobPeaks,
+  type JobPeaksQuery,
   type JobStatus,
   type JobTimings,
   type OutputFormat,
@@ -50,7 +52,7 @@ export interface JobEventFeed {
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
-  private readonly peaks: PeaksFiles;
+  private readonly peakFiles: PeaksFiles;
   /** Jobs with a sentence being re-rendered: one edit at a time per job. */
   private readonly editing = new Set<string>();
 
@@ -63,7 +65,7 @@ export class JobService {
     /** Applied to a sentence's new text, as to every text synthesized. */
     private readonly lexicon?: Pronouncer,
   ) {
-    this.peaks = new PeaksFiles(runner.files);
+    this.peakFiles = new PeaksFiles(runner.files);
   }
 
   async get(id: string): Promise<Job> {
@@ -182,10 +184,10 @@ export class JobService {
     }
   }
 
-  /** The path of a finished job's peaks file (the /peaks answer as it is), or the reason there is none. */
-  async peaksFile(id: string): Promise<string> {
+  /** A finished job's peaks at the resolution and over the span asked for (and their file's tag), or the reason there are none. */
+  async peaks(id: string, query: JobPeaksQuery = {}): Promise<{ peaks: JobPeaks; tag: string }> {
     const row = await this.playableRow(id);
-    return this.peaks.ensure(id).catch((error: NodeJS.ErrnoException) => {
+    return this.peakFiles.read(id, query).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       if (hasWav(row)) throw this.audioMissing(id);
       // its audio is there, but Orator has no decoder for its format to compute them again

@@ -25,3 +25,21 @@ export function licenceText(chars: number): string {
   if (text.length < chars) throw new Error(`/usr/share/common-licenses holds fewer than ${chars} characters of these licences`);
   return text.slice(0, chars);
 }
+
+/** The licences of issue 12's bench, in its order: Debian ships them all. */
+const BENCH_LICENCES = ['GPL-3', 'GPL-2', 'LGPL-2.1', 'Apache-2.0', 'MPL-2.0', 'GFDL-1.3', 'Artistic'];
+
+/**
+ * The benches' text: Debian's licences with each paragraph's lines joined (as a writer's text
+ * comes, not wrapped at 72 columns), repeated until it holds `chars` characters.
+ */
+export function benchText(chars: number): string {
+  const paragraphs = BENCH_LICENCES.flatMap((name) =>
+    readFileSync(path.join('/usr/share/common-licenses', name), 'utf8')
+      .split(/\n\s*\n/)
+      .map((p) => p.replace(/\s+/g, ' ').trim())
+      .filter(Boolean),
+  );
+  const once = paragraphs.join('\n\n');
+  return once.repeat(Math.ceil(chars / once.length)).slice(0, chars);
+}

@@ -1,85 +1,120 @@
 /**
- * `npm run bench`: the job engine against the raw engine, measured in one run on the same text.
- * 1. raw: the embedded eSpeak NG (WASM) synthesizing 100,000 characters in this process, one call;
- * 2. gateway: the same text as one job through the real gateway (chunked, worker threads);
- * 3. latency of a 100-character inline request on an idle gateway and while such a job runs.
+ * `npm run bench [-- --long-chars 1000000 --encode-chars 10000]`: every goal of issue 12 in one
+ * run, on Debian's licence texts (paragraphs unwrapped), each against its baseline:
+ * 1. a job on the system eSpeak NG against `espeak-ng -f` reading the whole text in one process;
+ * 2. a job on the embedded eSpeak NG against bare worker_threads looping over the same chunks with
+ *    the same WASM package, as many threads as the pool;
+ * 3. inline 100-char p99 on an idle gateway and while a long job runs;
+ * 4. the gateway's resident set idle and at its peak during the long job (1,000,000 chars);
+ * 5. the time a player takes to get the long job's peaks and its first seconds of audio;
+ * 6. encoding speed and size per output format.
+ * The gateway runs as its own process (`node dist/serve.mjs`), so its memory is its own.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { espeakWasm } from '../engines/espeak-ng/wasm';
-import { configFromArgs } from '../gateway/config';
-import { startGateway } from '../gateway/start';
-import { prose } from '../testing/prose';
+import { parseArgs } from 'node:util';
+import { chunkText } from '../jobs/chunker';
+import { exited, spawnGateway } from '../testing/process';
+import { benchText } from '../testing/prose';
+import { bareThreadLoop, espeakCliOneProcess } from './bench/baselines';
+import { encodeTable } from './bench/encode-table';
+import { inlineMs, jobDone, percentile, queueJob, RssSampler, timedJob, timeToPlayer, jobStatus } from './bench/gateway-probes';
 
-const TEXT = prose(100_000);
-const INLINE = prose(100);
+const { values } = parseArgs({
+  options: { 'long-chars': { type: 'string', default: '1000000' }, 'encode-chars': { type: 'string', default: '10000' } },
+});
+const CHARS = 100_000;
+const LONG_CHARS = Math.max(CHARS, Number(values['long-chars']));
+const TEXT = benchText(CHARS);
+const INLINE = benchText(200).slice(100, 200);
 const SAMPLES = 60;
+const THREADS = Math.min(os.availableParallelism(), 16);
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
-
-async function rawEngine(): Promise<{ ms: number; audioSeconds: number }> {
-  await espeakWasm.synthesize({ text: 'Warm up.', voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
-  const started = performance.now();
-  const pcm = await espeakWasm.synthesize({ text: TEXT, voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
-  return { ms: performance.now() - started, audioSeconds: pcm.samples.length / pcm.sampleRate };
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const goals: string[] = [];
+function goal(name: string, value: number, limit: number, detail: string) {
+  goals.push(`| ${name} | ${value.toFixed(2)} | ≤ ${limit} | ${value <= limit ? 'met' : 'missed'} | ${detail} |`);
 }
 
 async function main() {
-  console.log(`Orator bench: ${os.availableParallelism()} cores, Node ${process.version}`);
-  const raw = await rawEngine();
   console.log(
-    `raw engine (eSpeak NG WASM, one process, one call): ${seconds(raw.ms)} for ${TEXT.length} chars → ${raw.audioSeconds.toFixed(0)} s of audio`,
+    `Orator bench: ${os.cpus()[0]?.model}, ${THREADS} threads, Node ${process.version}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
+  console.log(`text: ${CHARS} characters of Debian's licences, paragraphs unwrapped; long job: ${LONG_CHARS} characters\n`);
+
+  const cliMs = await espeakCliOneProcess(TEXT);
+  console.log(`espeak-ng -v en-us -f text.txt -w out.wav, one process: ${s(cliMs)}`);
+  const chunks = chunkText(TEXT, 'en-US').map((c) => c.text);
+  const bareMs = await bareThreadLoop(chunks, THREADS);
+  console.log(`bare loop, ${THREADS} worker_threads, embedded eSpeak NG, ${chunks.length} chunks: ${s(bareMs)}`);
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-'));
-  const gateway = await startGateway(
-    { ...configFromArgs([], {}), port: 0, dataDir },
-    { workerFile: path.resolve('dist/synth-worker.mjs') },
-  );
-  const auth = { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' };
-  const post = (body: object) =>
-    fetch(`${gateway.url}/api/v1/tts/synthesize`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
-  const inline = async () => {
-    const started = performance.now();
-    await (await post({ text: INLINE })).arrayBuffer();
-    return performance.now() - started;
-  };
-  const jobStatus = async (id: string) =>
-    ((await (await fetch(`${gateway.url}/api/v1/tts/jobs/${id}`, { headers: auth })).json()) as { status: string }).status;
-  const queueJob = async () => ((await (await post({ text: TEXT, mode: 'job' })).json()) as { job_id: string }).job_id;
+  const gateway = await spawnGateway(['--data-dir', dataDir, '--workers', String(THREADS)]);
+  const rss = new RssSampler(gateway.child.pid!);
   try {
-    // 2. the job alone, nothing else asking the gateway for work
-    const started = performance.now();
-    const alone = await queueJob();
-    let status = 'running';
-    while (status === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      status = await jobStatus(alone);
-    }
-    const jobMs = performance.now() - started;
-    if (status !== 'done') throw new Error(`The bench job ended ${status}`);
-    console.log(`gateway job (${os.availableParallelism()} worker threads, chunks of ≤ 500 chars): ${seconds(jobMs)}`);
-    console.log(`ratio gateway job / raw engine: ${(jobMs / raw.ms).toFixed(2)} (below 1: parallel chunks beat one process)`);
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // the voice-listing thread exits when idle
+    const idleRss = rss.sample();
+    console.log(`gateway RSS idle after start: ${mb(idleRss)}`);
+    // warm both engines on every thread (WASM compiled, program cached) with jobs of a few chunks
+    await timedJob(gateway, TEXT.slice(0, 3000));
+    await timedJob(gateway, TEXT.slice(0, 3000), 'espeak-ng-system:en-us');
+    rss.reset();
 
-    // 3. inline latency, idle and while the same job runs again
-    for (let i = 0; i < 5; i++) await inline(); // warm the HTTP path
+    const system = await timedJob(gateway, TEXT, 'espeak-ng-system:en-us');
+    console.log(`job, espeak-ng-system:en-us: ${s(system.ms)} → ${(system.ms / cliMs).toFixed(2)}× the CLI`);
+    goal('system-engine job / CLI in one process', system.ms / cliMs, 0.6, `${s(system.ms)} / ${s(cliMs)}`);
+
+    const embedded = await timedJob(gateway, TEXT);
+    console.log(`job, espeak-ng:en-us (embedded): ${s(embedded.ms)} → ${(embedded.ms / bareMs).toFixed(2)}× the bare loop`);
+    goal('embedded job / bare thread loop', embedded.ms / bareMs, 1.1, `${s(embedded.ms)} / ${s(bareMs)}`);
+    console.log(`gateway RSS peak during the 100k jobs: ${mb(rss.peak())}`);
+
+    for (let i = 0; i < 5; i++) await inlineMs(gateway, INLINE); // warm the HTTP path
     const idle: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) idle.push(await inline());
-    const busyJob = await queueJob();
+    for (let i = 0; i < SAMPLES; i++) idle.push(await inlineMs(gateway, INLINE));
+
+    rss.reset();
+    const longStarted = performance.now();
+    const long = await queueJob(gateway, benchText(LONG_CHARS));
     const busy: number[] = [];
-    while (busy.length < SAMPLES && (await jobStatus(busyJob)) === 'running') busy.push(await inline());
-    await fetch(`${gateway.url}/api/v1/tts/jobs/${busyJob}`, { method: 'DELETE', headers: auth });
+    while (busy.length < SAMPLES && (await jobStatus(gateway, long)) === 'running') busy.push(await inlineMs(gateway, INLINE));
+    await jobDone(gateway, long);
+    const longMs = performance.now() - longStarted;
+    const longRss = rss.peak();
+    console.log(`long job, ${LONG_CHARS} chars, embedded: ${s(longMs)}; gateway RSS peak ${mb(longRss)}`);
+
     const line = (name: string, xs: number[]) =>
       `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} requests)`;
     console.log(line('inline 100 chars, idle gateway', idle));
-    console.log(line('inline 100 chars, during a 100k-char job', busy));
+    console.log(line('inline 100 chars, during the long job', busy));
+    const [idleP99, busyP99] = [percentile(idle, 99), percentile(busy, 99)];
+    goal('inline p99 during a job / idle', busyP99 / idleP99, 1.5, `${busyP99.toFixed(0)} ms / ${idleP99.toFixed(0)} ms`);
+    goal(`gateway RSS peak, ${LONG_CHARS}-char job (MB)`, longRss / 1e6, 200, `idle ${mb(idleRss)}`);
+
+    const opens = [];
+    for (let i = 0; i < 3; i++) opens.push(await timeToPlayer(gateway, long));
+    const open = opens.sort((a, b) => a.totalMs - b.totalMs)[1]!;
+    console.log(
+      `long job to the player (median of 3): peaks ${open.peaksMs.toFixed(0)} ms (${(open.peaksBytes / 1e6).toFixed(2)} MB), first 5 s of audio ${open.audioMs.toFixed(0)} ms; spread ${opens.map((o) => o.totalMs.toFixed(0)).join(' / ')} ms`,
+    );
+    goal('long job peaks + first audio to the player (s)', open.totalMs / 1000, 1, `peaks ${(open.peaksBytes / 1e6).toFixed(2)} MB`);
   } finally {
-    await gateway.close();
+    rss.stop();
+    gateway.child.kill('SIGTERM');
+    await exited(gateway.child);
     await rm(dataDir, { recursive: true, force: true });
   }
+
+  console.log(`\nEncoding, per format (${values['encode-chars']} characters, sizes scaled to 100,000):`);
+  await encodeTable({ chars: Number(values['encode-chars']) });
+
+  console.log('\n| goal | measured | limit | | figures |\n|---|---|---|---|---|');
+  for (const row of goals) console.log(row);
 }
 
 await main();

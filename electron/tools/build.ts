@@ -1,6 +1,6 @@
 /**
  * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
- * threads, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
+ * threads, the spawn host that starts engine programs, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
  * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
@@ -21,6 +21,7 @@ await Promise.all([
       serve: 'electron/serve.ts',
       'worker-host': 'electron/worker-host.ts',
       'synth-worker': 'electron/engines/worker.ts',
+      'spawn-host': 'electron/engines/spawn-host/host.ts',
       main: 'electron/main.ts',
     },
     outdir: 'dist',

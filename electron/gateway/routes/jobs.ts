@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { Type } from 'typebox';
 import {
   AUDIO_MEDIA,
   ErrorBody,
@@ -16,6 +17,7 @@ import {
   SentenceEdit,
   SentenceParams,
   JobPeaks,
+  JobPeaksQuery,
   JobTimings,
   SUBTITLE_MEDIA,
   SubtitleQuery,
@@ -153,18 +155,25 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   app.get('/jobs/:id/peaks', {
     schema: {
       tags: ['jobs'],
-      summary: 'Waveform peaks of the finished audio',
+      summary: 'Waveform peaks of the finished audio, at the resolution and over the span asked for',
       params: JobParams,
-      response: { 200: JobPeaks, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody },
+      querystring: JobPeaksQuery,
+      response: {
+        200: JobPeaks,
+        304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+        400: ErrorBody,
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+      },
     },
-    // computed once and served from their file as they are: no parsing or serialising per request
+    // read from the file per request, only the level and span asked for; the tag spares a client that has them
     handler: async (request, reply) => {
-      const { id } = request.params;
-      const file = await jobs.peaksFile(id);
-      request.onMissingFile = () => jobs.audioMissing(id);
-      return reply
-        .type('application/json; charset=utf-8')
-        .sendFile(path.basename(file), path.dirname(file), { cacheControl: false, etag: true, lastModified: true });
+      const { peaks, tag } = await jobs.peaks(request.params.id, request.query);
+      const etag = `"${tag}-${Buffer.from(JSON.stringify(request.query)).toString('base64url')}"`;
+      reply.header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      return peaks;
     },
   });
 

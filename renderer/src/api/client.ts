@@ -210,8 +210,10 @@ export class OratorClient {
     return checked<JobAccepted>(JobAccepted, await response.json(), 'job receipt');
   }
 
-  async peaks(id: string) {
-    return checked<JobPeaks>(JobPeaks, await this.json(jobPeaksPath(id)), 'peaks');
+  /** A finished job's peaks; with `columns`, the coarsest resolution that still fills that many (GET /jobs/{id}/peaks). */
+  async peaks(id: string, columns?: number) {
+    const query = columns === undefined ? '' : `?columns=${Math.max(1, Math.round(columns))}`;
+    return checked<JobPeaks>(JobPeaks, await this.json(jobPeaksPath(id) + query), 'peaks');
   }
 
   /** Each sentence's start and end in a finished job's audio (GET /jobs/{id}/timings). */

@@ -5,6 +5,9 @@ import { canStreamJobAudio } from '../api/media-auth';
 
 export type LoadMode = 'stream' | 'file';
 
+/** Peaks asked for when the player's width is not known yet (it is laid out hidden). */
+const PEAK_COLUMNS_MIN = 1000;
+
 /**
  * Opens a finished job in a player without decoding it in the page: the waveform comes from the
  * gateway's precomputed peaks and the audio streams with Range requests, the key added by the
@@ -12,7 +15,10 @@ export type LoadMode = 'stream' | 'file';
  * (a page not served by the gateway), the file is fetched whole, still drawn from the peaks.
  */
 export async function loadJobAudio(ws: WaveSurfer, client: OratorClient, job: Job, signal: AbortSignal): Promise<LoadMode> {
-  const peaks = await client.peaks(job.job_id);
+  // only as many peaks as the waveform has device pixels (twice, for zoom): a 16-hour job's full
+  // resolution is 2.9 million peaks, which took the page a second to fetch and parse
+  const columns = 2 * Math.max(PEAK_COLUMNS_MIN, ws.getWrapper().clientWidth * window.devicePixelRatio);
+  const peaks = await client.peaks(job.job_id, columns);
   if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
   const channel = [peaks.peaks];
   const duration = peaks.duration_s;
