@@ -13,6 +13,7 @@ export * from './settings';
 export * from './whoami';
 export * from './security-headers';
 export * from './text';
+export * from './headings';
 export * from './names';
 export * from './formats';
 export * from './openai';

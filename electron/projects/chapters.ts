@@ -1,8 +1,8 @@
 /**
- * A manuscript cut into chapters from its own structure (docs/projects.md): Markdown headings of
- * level 1 and 2 (in .md files), and lines of the form "Chapter 7", "CHAPTER IV. The Storm",
- * "Chapter Twelve" (in any file). A file without either is one chapter.
+ * A manuscript cut into chapters at its headings (contract/headings.ts: Markdown headings in .md
+ * files, "Chapter N" lines in any file). A file without either is one chapter.
  */
+import { chapterHeading } from '../contract';
 
 export interface ManuscriptChapter {
   title: string;
@@ -10,24 +10,13 @@ export interface ManuscriptChapter {
   text: string;
 }
 
-const MARKDOWN_HEADING = /^ {0,3}(#{1,2})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
-const NUMBER_WORDS =
-  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred';
-/** "Chapter" and a number (digits, Roman, or English words), then optionally a title; a short line. */
-const CHAPTER_LINE = new RegExp(`^\\s*chapter\\s+(\\d+|[ivxlcdm]+|(?:(?:${NUMBER_WORDS})[\\s-]*)+)\\b(?:[\\s.:,—–-].*)?$`, 'i');
-const CHAPTER_LINE_MAX = 120;
-
 /** Whether the file's name says it is Markdown. */
 export const isMarkdownName = (name: string) => /\.(md|markdown)$/i.test(name);
 
-/** The heading a line makes, or null for a line of body text. */
+/** The heading a line makes (chapterHeading, with Markdown's marks read away), or null for body text. */
 function headingOf(line: string, markdown: boolean): string | null {
-  if (markdown) {
-    const match = MARKDOWN_HEADING.exec(line);
-    if (match) return plainMarkdown(match[2]!).trim() || null;
-  }
-  if (line.length <= CHAPTER_LINE_MAX && CHAPTER_LINE.test(line)) return (markdown ? plainMarkdown(line) : line).trim();
-  return null;
+  const title = chapterHeading(line, markdown);
+  return title === null || !markdown ? title : plainMarkdown(title).trim() || null;
 }
 
 /**

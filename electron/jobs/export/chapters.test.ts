@@ -30,7 +30,8 @@ const job = (title: string, list: SentenceTiming[], titleGiven = false): Chapter
 describe('headingTitle', () => {
   it('reads Markdown headings and Chapter lines, and nothing else', () => {
     expect(headingTitle('# The Beginning')).toBe('The Beginning');
-    expect(headingTitle('### Part Two ###')).toBe('Part Two');
+    expect(headingTitle('## Part Two ##')).toBe('Part Two');
+    expect(headingTitle('### A section')).toBeNull();
     expect(headingTitle('Chapter 7')).toBe('Chapter 7');
     expect(headingTitle('CHAPTER IV. The Rabbit Sends in a Little Bill.')).toBe('CHAPTER IV. The Rabbit Sends in a Little Bill');
     expect(headingTitle('Chapter One: The Storm')).toBe('Chapter One: The Storm');

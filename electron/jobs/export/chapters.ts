@@ -3,14 +3,12 @@
  * timings) or from the chapters the client names. Rules (docs/audiobook.md):
  * - every job starts a chapter, titled with the job's own title (given with PATCH), else the
  *   heading that opens the job, else the start of its text;
- * - "auto": a heading paragraph starts a chapter titled with its text: a paragraph (between blank
- *   lines) that is a Markdown heading (`#` to `######` and a space), or one that begins with
- *   "Chapter" and a number, a Roman numeral or a word ("Chapter 7", "CHAPTER IV", "Chapter One:
- *   The Storm") and has at most 120 characters;
+ * - "auto": a paragraph (between blank lines) that is a chapter heading (contract/headings.ts: a
+ *   Markdown heading of level 1 or 2, or a short "Chapter N" line) starts a chapter titled with it;
  * - explicit: chapters at the sentences holding the given offsets of each job's text.
  */
 import type { SentenceTiming } from '../../contract';
-import { codePoints } from '../../contract/text';
+import { chapterHeading } from '../../contract/headings';
 
 export interface ChapterSource {
   jobId: string;
@@ -38,10 +36,7 @@ export interface PlannedChapter {
   startS: number;
 }
 
-const HEADING_MAX_CHARS = 120;
 const TITLE_MAX_CHARS = 200;
-const MARKDOWN_HEADING = /^#{1,6}\s+(.*?)[\s#]*$/u;
-const CHAPTER_LINE = /^chapter\s+(\d+|[ivxlcdm]+|\p{L}+)\b/iu;
 
 /** The chapters of the jobs, in order; at least one per job. */
 export function planChapters(jobs: readonly ChapterSource[], rule: ChapterRule): PlannedChapter[] {
@@ -81,11 +76,8 @@ function headings(sentences: readonly SentenceTiming[]): { sentence: number; tit
 
 /** The chapter title a paragraph gives when it is a heading, else null. */
 export function headingTitle(paragraph: string): string | null {
-  const text = paragraph.trim();
-  const markdown = MARKDOWN_HEADING.exec(text);
-  if (markdown) return markdown[1] ? clip(markdown[1]) : null;
-  if (CHAPTER_LINE.test(text) && codePoints(text) <= HEADING_MAX_CHARS) return clip(text.replace(/[.:;,\s]+$/u, ''));
-  return null;
+  const title = chapterHeading(paragraph.trim(), true);
+  return title === null ? null : clip(title);
 }
 
 function explicitStarts(job: ChapterSource, chapters: readonly ExplicitChapter[]): { sentence: number; title: string }[] {
