@@ -44,7 +44,11 @@ let engines: string[];
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  textRoutes = (await apiRoutes(gateway.url)).filter((route) => route.body?.properties?.text);
+  // the routes that speak the text they are sent (a sentence edit or a manuscript takes text too, for a job or project)
+  textRoutes = (await apiRoutes(gateway.url)).filter(
+    (route) => route.body?.properties?.text && route.method === 'POST' && route.pathParams.length === 0,
+  );
+  expect(textRoutes.map((route) => route.template).sort()).toEqual([`${TTS_ROOT}/preview`, `${TTS_ROOT}/synthesize`]);
   const list = (await (await gateway.api(`${TTS_ROOT}/engines`)).json()) as { engines: { id: string; available: boolean }[] };
   engines = list.engines.filter((e) => e.available).map((e) => e.id);
 });
