@@ -17,9 +17,9 @@ export const PROJECT_LIMITS = {
 } as const;
 
 /** Manuscript files the gateway reads, by extension: text files come as their text, others as base64 `data`. */
-export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown', 'epub'] as const;
+export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown', 'epub', 'docx'] as const;
 /** The ones sent as bytes (base64 `data`) rather than text. */
-export const BINARY_MANUSCRIPTS: readonly string[] = ['epub'];
+export const BINARY_MANUSCRIPTS: readonly string[] = ['epub', 'docx'];
 
 const prosody = (name: OptionName) =>
   Type.Number({ minimum: OPTION_RANGES[name].min, maximum: OPTION_RANGES[name].max, default: OPTION_RANGES[name].default });
@@ -46,7 +46,7 @@ export const ManuscriptFile = Type.Object(
       description: `The file's name; its extension says how it is cut: ${MANUSCRIPT_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
     }),
     text: Type.Optional(Type.String({ description: "A text file's text (.txt, .md); at most max_text_length characters" })),
-    data: Type.Optional(Type.String({ description: 'An .epub file, base64; its text at most max_text_length characters' })),
+    data: Type.Optional(Type.String({ description: 'An .epub or .docx file, base64; its text at most max_text_length characters' })),
   },
   { additionalProperties: false },
 );

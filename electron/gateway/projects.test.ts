@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_LIMITS, type Export, type Project, type RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { docx } from '../testing/docx';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
@@ -192,6 +193,24 @@ describe('projects', () => {
       ['Departure', 'Departure\n\nThe boat was early.'],
     ]);
     expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+  });
+
+  it('reads a Word document sent as base64: its Heading 1 paragraphs start the chapters', async () => {
+    const book = docx([
+      { style: 'Heading1', runs: ['Arrival'] },
+      { runs: ['The train was ', 'late.'] },
+      { style: 'Heading1', runs: ['Departure'] },
+      { runs: ['The boat was early.'] },
+    ]);
+    const response = await send('POST', PROJECTS, { manuscript: { name: 'Travels.docx', data: Buffer.from(book).toString('base64') } });
+    expect(response.status).toBe(201);
+    const project = (await response.json()) as Project;
+    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
+      ['Arrival', 'Arrival\n\nThe train was late.'],
+      ['Departure', 'Departure\n\nThe boat was early.'],
+    ]);
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+    await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.docx', data: 'bm90IGEgemlw' } }), 400, 'invalid_request');
   });
 
   it('answers bad input with clear JSON errors', async () => {

@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { EpubError, readEpub } from './epub';
+import { readEpub } from './epub';
+import { UnreadableManuscript } from './zip';
 
 const CONTAINER = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
 <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
@@ -37,7 +38,7 @@ describe('readEpub', () => {
   });
 
   it('refuses a file that is not an EPUB, saying why', () => {
-    expect(() => readEpub(strToU8('not a zip'), 'book')).toThrow(EpubError);
+    expect(() => readEpub(strToU8('not a zip'), 'book')).toThrow(UnreadableManuscript);
     expect(() => readEpub(epub({ 'a.txt': 'x' }), 'book')).toThrow('META-INF/container.xml');
   });
 });

@@ -1,6 +1,8 @@
 import { ApiError, BINARY_MANUSCRIPTS, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
 import { isMarkdownName, splitChapters, type ManuscriptChapter } from './chapters';
-import { EpubError, readEpub } from './epub';
+import { readDocx } from './docx';
+import { readEpub } from './epub';
+import { UnreadableManuscript } from './zip';
 
 export interface CutManuscript {
   /** The file's name without its extension: the default title of the project and of untitled text. */
@@ -13,7 +15,7 @@ export interface CutManuscript {
  * `maxChars` or no text (400/413), more chapters than a project holds (413). Chapter titles are
  * cut to the title limit.
  */
-export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManuscript {
+export async function cutManuscript(file: ManuscriptFile, maxChars: number): Promise<CutManuscript> {
   const name = file.name.trim();
   if (codePoints(name) > PROJECT_LIMITS.fileNameChars || /[\p{Cc}/\\]/u.test(name)) {
     throw new ApiError(
@@ -33,11 +35,11 @@ export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManusc
   };
   if (file.text !== undefined) tooLong(codePoints(file.text));
   const baseName = name.replace(/\.[^.]+$/, '').trim() || name;
-  const chapters = chaptersOf(file, extension, baseName).map((chapter) => ({
+  const chapters = (await chaptersOf(file, extension, baseName)).map((chapter) => ({
     ...chapter,
     title: clip(chapter.title, PROJECT_LIMITS.titleChars),
   }));
-  // an EPUB's text is known only once read
+  // a zipped manuscript's text is known only once read
   tooLong(chapters.reduce((sum, chapter) => sum + codePoints(chapter.text), 0));
   if (chapters.length === 0) throw new ApiError('invalid_request', `The manuscript "${name}" has no text to speak.`);
   if (chapters.length > PROJECT_LIMITS.chapters) {
@@ -49,7 +51,7 @@ export function cutManuscript(file: ManuscriptFile, maxChars: number): CutManusc
   return { baseName, chapters };
 }
 
-function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): ManuscriptChapter[] {
+async function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): Promise<ManuscriptChapter[]> {
   const binary = BINARY_MANUSCRIPTS.includes(extension);
   const content = binary ? file.data : file.text;
   if (content === undefined || (binary ? file.text : file.data) !== undefined) {
@@ -57,9 +59,10 @@ function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): 
   }
   if (!binary) return splitChapters(content, { markdown: isMarkdownName(file.name), untitled: baseName });
   try {
-    return readEpub(Buffer.from(content, 'base64'), baseName);
+    const bytes = Buffer.from(content, 'base64');
+    return extension === 'docx' ? await readDocx(bytes, baseName) : readEpub(bytes, baseName);
   } catch (error) {
-    if (error instanceof EpubError) throw new ApiError('invalid_request', error.message);
+    if (error instanceof UnreadableManuscript) throw new ApiError('invalid_request', error.message);
     throw error;
   }
 }

@@ -66,7 +66,7 @@ export class ProjectService {
     return this.view(this.row(id));
   }
 
-  create(body: ProjectCreate): Project {
+  async create(body: ProjectCreate): Promise<Project> {
     const { store } = this.deps;
     if (store.count() >= PROJECT_LIMITS.projects) {
       throw new ApiError(
@@ -75,7 +75,7 @@ export class ProjectService {
       );
     }
     const { manuscript, ...change } = body;
-    const { baseName, chapters } = cutManuscript(manuscript, this.deps.maxTextLength());
+    const { baseName, chapters } = await cutManuscript(manuscript, this.deps.maxTextLength());
     const settings = this.checked(
       { title: clip(baseName, PROJECT_LIMITS.titleChars), author: '', voice: '', ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT },
       change,
@@ -104,7 +104,7 @@ export class ProjectService {
   replaceManuscript(id: string, file: ManuscriptFile): Promise<Project> {
     return this.serially(id, async () => {
       this.row(id);
-      const { chapters } = cutManuscript(file, this.deps.maxTextLength());
+      const { chapters } = await cutManuscript(file, this.deps.maxTextLength());
       const old = this.deps.store.chapters(id);
       const kept = new Set<ChapterRow>();
       const next: NewChapter[] = chapters.map((chapter) => {

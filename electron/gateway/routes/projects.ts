@@ -33,7 +33,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       response: { 201: Project, 400: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
     },
     handler: async (request, reply) => {
-      const project = projects.create(request.body);
+      const project = await projects.create(request.body);
       return reply.code(201).header('location', projectPath(project.project_id)).send(project);
     },
   });

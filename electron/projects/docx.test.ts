@@ -1,0 +1,31 @@
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { docx } from '../testing/docx';
+import { readDocx } from './docx';
+import { UnreadableManuscript } from './zip';
+
+describe('readDocx', () => {
+  it("cuts at Word's Heading 1 and 2, keeps runs and paragraphs, and titles text before them", async () => {
+    const chapters = await readDocx(
+      docx([
+        { runs: ['A foreword & ', 'thanks.'] },
+        { style: 'Heading1', runs: ['The Storm'] },
+        { runs: ['Rain fell.'] },
+        { runs: ['It ', 'did not stop.'] },
+        { style: 'Heading2', runs: ['After'] },
+        { runs: ['The sun came out.'] },
+      ]),
+      'Novel',
+    );
+    expect(chapters).toEqual([
+      { title: 'Novel', text: 'A foreword & thanks.' },
+      { title: 'The Storm', text: 'The Storm\n\nRain fell.\n\nIt did not stop.' },
+      { title: 'After', text: 'After\n\nThe sun came out.' },
+    ]);
+  });
+
+  it('refuses a file that is not a Word document, saying why', async () => {
+    await expect(readDocx(strToU8('not a zip'), 'x')).rejects.toThrow(UnreadableManuscript);
+    await expect(readDocx(zipSync({ 'a.txt': strToU8('hi') }), 'x')).rejects.toThrow(/not a readable Word document/);
+  });
+});
