@@ -60,6 +60,14 @@ test('long text becomes a job: progress moves, it finishes, streams, plays and d
   expect(wav.readUInt16LE(22)).toBe(1); // mono
   expect(wav.readUInt16LE(34)).toBe(16); // 16-bit
 
+  // the job keeps its WAV, so it downloads in the other formats too, encoded at download
+  await row.getByRole('combobox', { name: /^Download format/ }).selectOption('flac');
+  const encoding = page.waitForEvent('download');
+  await row.getByRole('button', { name: /^Download job .*, FLAC, encoded now$/ }).click();
+  const flac = await encoding;
+  expect(flac.suggestedFilename()).toMatch(/^orator-job-[0-9a-f]{8}\.flac$/);
+  expect((await readFile((await flac.path())!)).subarray(0, 4).toString('ascii')).toBe('fLaC');
+
   // Delete asks first, then removes it from the list at once, and from the gateway when its undo time is over.
   await row.getByRole('button', { name: /^Delete job/ }).click();
   await page

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { jobAudioFileName, type Job } from '../api/contract';
+import { jobAudioFileName, type Job, type OutputFormat } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
 import { useApp } from '../store';
@@ -34,13 +34,18 @@ export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
   const [renaming, setRenaming] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
   const cancelled = job.error?.code === 'cancelled';
-  const size = job.audio ? formatBytes(job.audio.bytes) : '';
+  const [format, setFormat] = useState<OutputFormat | undefined>();
+  const ownFormat = job.audio?.format;
+  const chosen = format ?? ownFormat;
+  // the stored file's size; another format is encoded at download, its size unknown until then
+  const size = job.audio && chosen === ownFormat ? formatBytes(job.audio.bytes) : '';
 
   const download = async () => {
     if (!client) return;
     setDownloadError(null);
     try {
-      saveBlob(await client.jobAudio(id), jobAudioFileName(id, job.audio?.format));
+      const other = chosen === ownFormat ? undefined : chosen;
+      saveBlob(await client.jobAudio(id, undefined, other), jobAudioFileName(id, chosen));
     } catch (error) {
       setDownloadError(describeError(error));
     }
@@ -125,15 +130,29 @@ export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
             <button type="button" className="small secondary" onClick={() => playJob(job)} aria-label={`Play job ${name}`}>
               Play
             </button>
+            {job.audio.formats.length > 1 && (
+              <select
+                className="small"
+                value={chosen}
+                onChange={(event) => setFormat(event.target.value as OutputFormat)}
+                aria-label={`Download format of job ${name}`}
+              >
+                {job.audio.formats.map((f) => (
+                  <option key={f} value={f}>
+                    {f.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            )}
             <button
               type="button"
               className="small ghost"
               onClick={() => void download()}
-              aria-label={`Download job ${name}, WAV, ${size}`}
-              title={`${jobAudioFileName(id)}, ${size}`}
+              aria-label={`Download job ${name}, ${chosen!.toUpperCase()}${size ? `, ${size}` : ', encoded now'}`}
+              title={`${jobAudioFileName(id, chosen)}${size ? `, ${size}` : ''}`}
             >
               <DownloadIcon />
-              {size}
+              {size || chosen!.toUpperCase()}
             </button>
           </>
         )}
