@@ -36,14 +36,17 @@ export function EditorStatus() {
   const hint = deliveryHint(length, threshold);
   return (
     <div className="editor-status">
-      <span aria-live="polite" data-testid="char-count">
+      {/* the count changes on every key, too often to announce; whether the text plays or queues is announced */}
+      <span data-testid="char-count">
         {formatCount(length)} characters · {formatCount(words)} words
       </span>
-      {hint !== 'empty' && (
-        <span className={`pill pill-${hint}`} data-testid="delivery-hint">
-          {hint === 'inline' ? `Plays at once (up to ${formatCount(threshold)} characters)` : 'Long text: queued as a job'}
-        </span>
-      )}
+      <span aria-live="polite">
+        {hint !== 'empty' && (
+          <span className={`pill pill-${hint}`} data-testid="delivery-hint">
+            {hint === 'inline' ? `Plays at once (up to ${formatCount(threshold)} characters)` : 'Long text: queued as a job'}
+          </span>
+        )}
+      </span>
     </div>
   );
 }
