@@ -1,5 +1,5 @@
-import { PEAKS_PER_SECOND } from './peaks';
-
+/** Waveform peaks computed while audio streams past, so players never decode hours of audio: the finest level's rate. */
+export const PEAKS_PER_SECOND = 50;
 /** Each level's window is this many of the level below's. */
 export const LEVEL_FACTOR = 4;
 /** Level 11 has a peak per 4^11 / 50 s, about 23 hours: no player needs a coarser one. */

@@ -10,8 +10,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { LEVEL_FACTOR, normalisedPeak, PeakLevels } from '../audio/peak-levels';
-import { PEAKS_PER_SECOND } from '../audio/peaks';
+import { LEVEL_FACTOR, normalisedPeak, PEAKS_PER_SECOND, PeakLevels } from '../audio/peak-levels';
 import { durationSeconds, int16View, parseWav, WAV_HEADER_BYTES } from '../audio/wav';
 import type { JobPeaks, JobPeaksQuery } from '../contract';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
