@@ -4,6 +4,7 @@
  * its TIT2, and an ordered top-level CTOC). Version 2.3 with UTF-16 text is what every player
  * and tagger reads.
  */
+import { concatBytes } from './bytes';
 
 export interface Id3Fields {
   title?: string | undefined;
@@ -21,21 +22,11 @@ export const ID3_MAX_CHAPTERS = 255;
 
 const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 const uint32 = (value: number) => new Uint8Array([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
 
 function frame(id: string, ...content: Uint8Array[]): Uint8Array {
-  const body = concat(content);
-  return concat([latin1(id), uint32(body.length), new Uint8Array(2), body]);
+  const body = concatBytes(content);
+  return concatBytes([latin1(id), uint32(body.length), new Uint8Array(2), body]);
 }
 
 /** Encoding 1: UTF-16 with a byte-order mark (little endian). */
@@ -84,9 +75,9 @@ export function id3Tag(fields: Id3Fields): Uint8Array {
       ),
     );
   }
-  const body = concat(frames);
+  const body = concatBytes(frames);
   // the tag's size is "synchsafe": 7 bits a byte
   const size = body.length;
   const header = new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
-  return concat([header, body]);
+  return concatBytes([header, body]);
 }

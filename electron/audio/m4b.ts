@@ -7,6 +7,7 @@
  * first real sample and chapter times need no offset.
  */
 import type { AacStream, AacTrack } from './adts';
+import { concatBytes } from './bytes';
 
 export interface BookTags {
   title?: string | undefined;
@@ -27,16 +28,6 @@ const MOVIE_TIMESCALE = 1000;
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** Big-endian integers of the given byte widths. */
 function ints(...values: [number, number][]): Uint8Array {
   const out = new Uint8Array(values.reduce((n, [, width]) => n + width, 0));
@@ -49,9 +40,9 @@ function ints(...values: [number, number][]): Uint8Array {
 }
 
 function box(type: string, ...content: Uint8Array[]): Uint8Array {
-  const body = concat(content);
+  const body = concatBytes(content);
   // box types are four Latin-1 bytes: "©nam" starts with 0xA9
-  return concat([ints([8 + body.length, 4]), Uint8Array.from(type, (c) => c.charCodeAt(0)), body]);
+  return concatBytes([ints([8 + body.length, 4]), Uint8Array.from(type, (c) => c.charCodeAt(0)), body]);
 }
 
 const fullBox = (type: string, version: number, flags: number, ...content: Uint8Array[]) =>
@@ -89,8 +80,8 @@ const dinf = () => box('dinf', fullBox('dref', 0, 0, ints([1, 4]), fullBox('url 
 
 /** An MPEG-4 descriptor: tag, one-byte length (every one here is under 128 bytes). */
 const descriptor = (tag: number, ...content: Uint8Array[]) => {
-  const body = concat(content);
-  return concat([ints([tag, 1], [body.length, 1]), body]);
+  const body = concatBytes(content);
+  return concatBytes([ints([tag, 1], [body.length, 1]), body]);
 };
 
 function esds(config: Uint8Array, bitrate: number): Uint8Array {
@@ -145,7 +136,7 @@ const textEntry = () =>
 /** A chapter title as a text sample: length, UTF-8, and the `encd` atom that says UTF-8. */
 const textSample = (title: string) => {
   const bytes = utf8(title);
-  return concat([ints([bytes.length, 2]), bytes, box('encd', ints([0x100, 4]))]);
+  return concatBytes([ints([bytes.length, 2]), bytes, box('encd', ints([0x100, 4]))]);
 };
 
 function tags(book: BookTags, chapters: readonly ChapterMark[]): Uint8Array {
@@ -164,7 +155,7 @@ function tags(book: BookTags, chapters: readonly ChapterMark[]): Uint8Array {
     ints([0, 4], [chapters.length, 1]),
     ...chapters.map((chapter) => {
       const title = utf8(chapter.title).subarray(0, 255);
-      return concat([ints([Math.round(chapter.startS * 1e7), 8], [title.length, 1]), title]);
+      return concatBytes([ints([Math.round(chapter.startS * 1e7), 8], [title.length, 1]), title]);
     }),
   );
   return box('udta', meta, chpl);
@@ -249,11 +240,11 @@ export function m4bParts(
   // moov's size does not depend on the offsets it holds: build it once to learn it
   const mdatStart = ftyp.length + moov(0).length;
   const mdatSize = 8 + audioBytes + titles.reduce((n, t) => n + t.length, 0);
-  return { head: concat([ftyp, moov(mdatStart), ints([mdatSize, 4]), utf8('mdat')]), tail: concat(titles) };
+  return { head: concatBytes([ftyp, moov(mdatStart), ints([mdatSize, 4]), utf8('mdat')]), tail: concatBytes(titles) };
 }
 
 /** The whole .m4b in memory. */
 export function writeM4b(aac: AacStream, samples: number, chapters: readonly ChapterMark[], book: BookTags, bitrate: number): Uint8Array {
   const { head, tail } = m4bParts({ ...aac, frameSizes: aac.frames.map((f) => f.length) }, samples, chapters, book, bitrate);
-  return concat([head, ...aac.frames, tail]);
+  return concatBytes([head, ...aac.frames, tail]);
 }
