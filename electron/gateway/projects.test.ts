@@ -175,6 +175,18 @@ describe('projects', () => {
     for (const { job_id } of second.queued) expect((await gateway.api(`/api/v1/tts/jobs/${job_id}`)).status).toBe(404);
   });
 
+  /** A two-chapter travel book sent as `name`: its chapters are Arrival and Departure, each with its sentence. */
+  async function expectTravels(name: string, book: Uint8Array): Promise<void> {
+    const response = await send('POST', PROJECTS, { manuscript: { name, data: Buffer.from(book).toString('base64') } });
+    expect(response.status).toBe(201);
+    const project = (await response.json()) as Project;
+    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
+      ['Arrival', 'Arrival\n\nThe train was late.'],
+      ['Departure', 'Departure\n\nThe boat was early.'],
+    ]);
+    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+  }
+
   it('reads an EPUB sent as base64: its spine documents are the chapters', async () => {
     const page = (body: string) => `<html xmlns="http://www.w3.org/1999/xhtml"><body>${body}</body></html>`;
     const book = zipSync({
@@ -185,14 +197,7 @@ describe('projects', () => {
       'a.xhtml': strToU8(page('<h1>Arrival</h1><p>The train was late.</p>')),
       'b.xhtml': strToU8(page('<h2>Departure</h2><p>The boat was early.</p>')),
     });
-    const response = await send('POST', PROJECTS, { manuscript: { name: 'Travels.epub', data: Buffer.from(book).toString('base64') } });
-    expect(response.status).toBe(201);
-    const project = (await response.json()) as Project;
-    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
-      ['Arrival', 'Arrival\n\nThe train was late.'],
-      ['Departure', 'Departure\n\nThe boat was early.'],
-    ]);
-    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+    await expectTravels('Travels.epub', book);
   });
 
   it('reads a Word document sent as base64: its Heading 1 paragraphs start the chapters', async () => {
@@ -202,14 +207,7 @@ describe('projects', () => {
       { style: 'Heading1', runs: ['Departure'] },
       { runs: ['The boat was early.'] },
     ]);
-    const response = await send('POST', PROJECTS, { manuscript: { name: 'Travels.docx', data: Buffer.from(book).toString('base64') } });
-    expect(response.status).toBe(201);
-    const project = (await response.json()) as Project;
-    expect(project.chapters.map((c) => [c.title, c.text])).toEqual([
-      ['Arrival', 'Arrival\n\nThe train was late.'],
-      ['Departure', 'Departure\n\nThe boat was early.'],
-    ]);
-    expect((await send('DELETE', `${PROJECTS}/${project.project_id}`)).status).toBe(204);
+    await expectTravels('Travels.docx', book);
     await bad(await send('POST', PROJECTS, { manuscript: { name: 'a.docx', data: 'bm90IGEgemlw' } }), 400, 'invalid_request');
   });
 
