@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { exited } from './process';
+import { afterAll } from 'vitest';
+import { exited, spawnGateway, spawnWorkerHost, type GatewayProcess, type WorkerHostProcess } from './process';
 
 export interface TestRedis {
   url: string;
@@ -60,6 +61,41 @@ export async function startRedis(): Promise<TestRedis> {
       child.kill('SIGTERM');
       await exited(child);
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A Redis server, a gateway queueing on it and the worker hosts a test file starts, with the
+ * clean-up after the file: hosts and gateway killed, Redis stopped, the data folder removed.
+ */
+export function useRedisQueue(dataDirPrefix: string) {
+  const children: ChildProcess[] = [];
+  let redis: TestRedis | undefined;
+  let dataDir: string | undefined;
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(children.map((child) => exited(child)));
+    await redis?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    /** Redis and a gateway on it with one thread of its own. */
+    async start(): Promise<{ redis: TestRedis; dataDir: string; gateway: GatewayProcess }> {
+      redis = await startRedis();
+      dataDir = await mkdtemp(path.join(os.tmpdir(), dataDirPrefix));
+      const gateway = await spawnGateway(['--data-dir', dataDir, '--queue', redis.url, '--workers', '1']);
+      children.push(gateway.child);
+      return { redis, dataDir, gateway };
+    },
+    /** A worker host serving that gateway, named, with `extra` arguments. */
+    async host(gateway: GatewayProcess, name: string, extra: string[]): Promise<WorkerHostProcess> {
+      const host = await spawnWorkerHost([
+        ...['--queue', redis!.url, '--gateway', gateway.url, '--worker-token-file', path.join(dataDir!, 'worker-token')],
+        ...['--name', name, ...extra],
+      ]);
+      children.push(host.child);
+      return host;
     },
   };
 }

@@ -1,13 +1,12 @@
 import Database from 'better-sqlite3';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectSpeech } from '../../testing/audio';
 import { waitForJob } from '../../testing/gateway';
-import { exited, spawnGateway, spawnWorkerHost, type GatewayProcess, type WorkerHostProcess } from '../../testing/process';
+import { exited, type WorkerHostProcess } from '../../testing/process';
 import { licenceText } from '../../testing/prose';
-import { redisMissing, startRedis, type TestRedis } from '../../testing/redis';
+import { redisMissing, useRedisQueue } from '../../testing/redis';
 
 const skipReason = redisMissing();
 if (skipReason) console.log(`Skipped: ${skipReason}.`);
@@ -15,15 +14,7 @@ if (skipReason) console.log(`Skipped: ${skipReason}.`);
 const TEXT = licenceText(100_000);
 const SAMPLE_RATE = 22050; // the default voice, eSpeak NG's en-us
 
-let redis: TestRedis | undefined;
-let dataDir: string | undefined;
-const children: { child: GatewayProcess['child'] }[] = [];
-afterAll(async () => {
-  for (const { child } of children) child.kill('SIGKILL');
-  await Promise.all(children.map(({ child }) => exited(child)));
-  await redis?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+const queue = useRedisQueue('orator-scale-');
 
 interface ChunkState {
   idx: number;
@@ -33,8 +24,8 @@ interface ChunkState {
   pause_ms: number;
 }
 
-function chunkStates(jobId: string): ChunkState[] {
-  const db = new Database(path.join(dataDir!, 'orator.db'), { readonly: true });
+function chunkStates(dataDir: string, jobId: string): ChunkState[] {
+  const db = new Database(path.join(dataDir, 'orator.db'), { readonly: true });
   const rows = db.prepare('SELECT idx, done, attempts, samples, pause_ms FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId);
   db.close();
   return rows as ChunkState[];
@@ -56,16 +47,9 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 
 describe.skipIf(skipReason)('worker hosts on a Redis queue', () => {
   it('finishes a 100,000-character job when a host is killed mid-chunk, redoing only the chunk it held', { timeout: 900_000 }, async () => {
-    redis = await startRedis();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-scale-'));
-    const gateway = await spawnGateway(['--data-dir', dataDir, '--queue', redis.url, '--workers', '1']);
-    children.push(gateway);
-    const hostArgs = (name: string) => [
-      ...['--queue', redis!.url, '--gateway', gateway.url, '--worker-token-file', path.join(dataDir!, 'worker-token')],
-      ...['--name', name, '--concurrency', '1', '--stalled-after', '3'],
-    ];
-    const [doomed, survivor] = await Promise.all([spawnWorkerHost(hostArgs('doomed')), spawnWorkerHost(hostArgs('survivor'))]);
-    children.push(doomed, survivor);
+    const { dataDir, gateway } = await queue.start();
+    const hostArgs = ['--concurrency', '1', '--stalled-after', '3'];
+    const [doomed, survivor] = await Promise.all([queue.host(gateway, 'doomed', hostArgs), queue.host(gateway, 'survivor', hostArgs)]);
 
     const engines = (await (await gateway.api('/api/v1/tts/engines')).json()) as { engines: { id: string; hosts?: string[] }[] };
     expect(engines.engines.find((e) => e.id === 'espeak-ng')?.hosts?.sort()).toEqual(['doomed', 'survivor']);
@@ -79,19 +63,19 @@ describe.skipIf(skipReason)('worker hosts on a Redis queue', () => {
     const { job_id: jobId } = (await response.json()) as { job_id: string };
 
     // kill the doomed host right after it started a chunk, once both hosts have saved a few
-    await until(() => chunkStates(jobId).filter((c) => c.done).length >= 10, 600_000, 'ten chunks saved');
+    await until(() => chunkStates(dataDir, jobId).filter((c) => c.done).length >= 10, 600_000, 'ten chunks saved');
     const startedBefore = startsOf(doomed, jobId).length;
     await until(() => startsOf(doomed, jobId).length > startedBefore, 60_000, 'the doomed host to start a chunk');
     doomed.child.kill('SIGKILL');
     await exited(doomed.child);
     const inFlight = startsOf(doomed, jobId).at(-1)!;
-    const savedAtKill = chunkStates(jobId).filter((c) => c.done);
+    const savedAtKill = chunkStates(dataDir, jobId).filter((c) => c.done);
     expect(savedAtKill.map((c) => c.idx)).not.toContain(inFlight);
 
     const job = await waitForJob(gateway, jobId, 800_000);
     expect(job.status).toBe('done');
 
-    const chunks = chunkStates(jobId);
+    const chunks = chunkStates(dataDir, jobId);
     expect(chunks.length).toBeGreaterThan(150);
     expect(chunks.every((c) => c.done === 1)).toBe(true);
     // the WAV is exactly every chunk's samples and the pauses between them
