@@ -1,5 +1,6 @@
 import type { JobSort, OutputFormat } from '../contract';
-import type { Db } from '../storage/database';
+import type { Statement } from 'better-sqlite3';
+import { statementCache, type Db } from '../storage/database';
 import type { SampleRange } from '../audio/pauses';
 import type { Chunk } from './chunker';
 import type { SentenceSpan } from './sentence-spans';
@@ -132,16 +133,20 @@ export function parseSpans(json: string | null): SentenceSpan[] | null {
 
 /** All SQL about jobs and their chunks. */
 export class JobStore {
-  constructor(private readonly db: Db) {}
+  private readonly prepare: (sql: string) => Statement;
+
+  constructor(private readonly db: Db) {
+    this.prepare = statementCache(db);
+  }
 
   insert(job: NewJob, chunks: NewChunk[]): void {
-    const insertJob = this.db.prepare(
+    const insertJob = this.prepare(
       `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at,
                          expires_at, format, bitrate_kbps, keep_wav, sample_rate)
        VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total,
                @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav, @sample_rate)`,
     );
-    const insertChunk = this.db.prepare(
+    const insertChunk = this.prepare(
       `INSERT INTO chunks (job_id, idx, text, pause_ms, sentences, voice, local_voice, rate, pitch, volume)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -156,7 +161,7 @@ export class JobStore {
   }
 
   get(id: string): JobRow | undefined {
-    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return this.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
   list(query: ListQuery): ListedJob[] {
@@ -184,56 +189,54 @@ export class JobStore {
       ...(query.search ? { pattern: containing(query.search) } : {}),
       ...(query.after ? { afterKey: query.after.key, afterId: query.after.id } : {}),
     };
-    return this.db.prepare(sql).all(...params, named) as ListedJob[];
+    return this.prepare(sql).all(...params, named) as ListedJob[];
   }
 
   /** How many jobs are unfinished (waiting or running), and their characters together. */
   unfinishedTotals(): { jobs: number; characters: number } {
-    return this.db
-      .prepare("SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')")
-      .get() as { jobs: number; characters: number };
+    return this.prepare(
+      "SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')",
+    ).get() as { jobs: number; characters: number };
   }
 
   idsInStates(states: JobState[]): string[] {
-    const rows = this.db
-      .prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, id`)
-      .all(...states);
+    const rows = this.prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, id`).all(
+      ...states,
+    );
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
   /** The first unfinished chunk at or after `fromIdx`, with its text. */
   nextPendingChunk(jobId: string, fromIdx: number): ChunkRow | undefined {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 AND idx >= ? ORDER BY idx LIMIT 1').get(jobId, fromIdx) as
+    return this.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 AND idx >= ? ORDER BY idx LIMIT 1').get(jobId, fromIdx) as
       ChunkRow | undefined;
   }
 
   chunk(jobId: string, idx: number): ChunkRow | undefined {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as ChunkRow | undefined;
+    return this.prepare('SELECT * FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as ChunkRow | undefined;
   }
 
   /** The job's unfinished chunks, with their text. */
   pendingChunks(jobId: string): ChunkRow[] {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
+    return this.prepare('SELECT * FROM chunks WHERE job_id = ? AND done = 0 ORDER BY idx').all(jobId) as ChunkRow[];
   }
 
   chunks(jobId: string): ChunkRow[] {
-    return this.db.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
+    return this.prepare('SELECT * FROM chunks WHERE job_id = ? ORDER BY idx').all(jobId) as ChunkRow[];
   }
 
   /** One chunk of a job, without its text. */
   chunkLayout(jobId: string, idx: number): ChunkLayout | undefined {
-    return this.db.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
+    return this.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
       ChunkLayout | undefined;
   }
 
   /** What the sentence timings of a job are computed from, chunk by chunk. */
   timingLayout(jobId: string): ChunkTimingLayout[] {
-    const rows = this.db
-      .prepare(
-        `SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
+    const rows = this.prepare(
+      `SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
          FROM chunks WHERE job_id = ? ORDER BY idx`,
-      )
-      .all(jobId) as (ChunkLayout &
+    ).all(jobId) as (ChunkLayout &
       Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>)[];
     return rows.map(({ voice, local_voice, rate, pitch, volume, ...row }) => ({
       ...row,
@@ -261,40 +264,41 @@ export class JobStore {
     },
   ): void {
     this.db.transaction(() => {
-      this.db
-        .prepare('UPDATE chunks SET text = ?, samples = ?, sentences = ?, sentence_samples = ? WHERE job_id = ? AND idx = ?')
-        .run(
-          chunk.text,
-          chunk.samples,
-          JSON.stringify(chunk.sentences),
-          chunk.sentenceSamples && JSON.stringify(chunk.sentenceSamples),
-          jobId,
-          idx,
-        );
+      this.prepare('UPDATE chunks SET text = ?, samples = ?, sentences = ?, sentence_samples = ? WHERE job_id = ? AND idx = ?').run(
+        chunk.text,
+        chunk.samples,
+        JSON.stringify(chunk.sentences),
+        chunk.sentenceSamples && JSON.stringify(chunk.sentenceSamples),
+        jobId,
+        idx,
+      );
       if (chunk.textShift !== 0) {
-        const later = this.db.prepare('SELECT idx, sentences FROM chunks WHERE job_id = ? AND idx > ?').all(jobId, idx) as Pick<
+        const later = this.prepare('SELECT idx, sentences FROM chunks WHERE job_id = ? AND idx > ?').all(jobId, idx) as Pick<
           ChunkRow,
           'idx' | 'sentences'
         >[];
-        const update = this.db.prepare('UPDATE chunks SET sentences = ? WHERE job_id = ? AND idx = ?');
+        const update = this.prepare('UPDATE chunks SET sentences = ? WHERE job_id = ? AND idx = ?');
         for (const row of later) {
           const moved = parseSpans(row.sentences)?.map(([a, b, c, d]): SentenceSpan => [a + chunk.textShift, b + chunk.textShift, c, d]);
           update.run(moved ? JSON.stringify(moved) : null, jobId, row.idx);
         }
       }
-      this.db
-        .prepare('UPDATE jobs SET audio_bytes = ?, duration_s = ?, characters = characters + ? WHERE id = ?')
-        .run(chunk.audioBytes, chunk.durationS, chunk.textShift, jobId);
+      this.prepare('UPDATE jobs SET audio_bytes = ?, duration_s = ?, characters = characters + ? WHERE id = ?').run(
+        chunk.audioBytes,
+        chunk.durationS,
+        chunk.textShift,
+        jobId,
+      );
     })();
   }
 
   countAttempt(jobId: string, idx: number): void {
-    this.db.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
+    this.prepare('UPDATE chunks SET attempts = attempts + 1 WHERE job_id = ? AND idx = ?').run(jobId, idx);
   }
 
   /** Attempts counted elsewhere (BullMQ counts a worker host's starts of a chunk): the count never goes down. */
   recordAttempts(jobId: string, idx: number, attempts: number): void {
-    this.db.prepare('UPDATE chunks SET attempts = MAX(attempts, ?) WHERE job_id = ? AND idx = ?').run(attempts, jobId, idx);
+    this.prepare('UPDATE chunks SET attempts = MAX(attempts, ?) WHERE job_id = ? AND idx = ?').run(attempts, jobId, idx);
   }
 
   /**
@@ -304,23 +308,25 @@ export class JobStore {
   chunkDone(jobId: string, idx: number, audio: { samples: number; sampleRate: number; sentences: SampleRange[] | null }): number {
     const { samples, sampleRate, sentences } = audio;
     return this.db.transaction(() => {
-      const changed = this.db
-        .prepare('UPDATE chunks SET done = 1, samples = ?, sentence_samples = ? WHERE job_id = ? AND idx = ? AND done = 0')
-        .run(samples, sentences ? JSON.stringify(sentences) : null, jobId, idx);
+      const changed = this.prepare(
+        'UPDATE chunks SET done = 1, samples = ?, sentence_samples = ? WHERE job_id = ? AND idx = ? AND done = 0',
+      ).run(samples, sentences ? JSON.stringify(sentences) : null, jobId, idx);
       if (changed.changes) {
-        this.db
-          .prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?')
-          .run(sampleRate, jobId);
+        this.prepare('UPDATE jobs SET chunks_done = chunks_done + 1, sample_rate = COALESCE(sample_rate, ?) WHERE id = ?').run(
+          sampleRate,
+          jobId,
+        );
       }
-      return (this.db.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
+      return (this.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
     })();
   }
 
   /** The job's sample rate: the one it has, else `sampleRate` becomes it (the first chunk to arrive sets it, in one statement). */
   claimSampleRate(jobId: string, sampleRate: number): number {
-    const row = this.db
-      .prepare('UPDATE jobs SET sample_rate = COALESCE(sample_rate, ?) WHERE id = ? RETURNING sample_rate')
-      .get(sampleRate, jobId) as { sample_rate: number } | undefined;
+    const row = this.prepare('UPDATE jobs SET sample_rate = COALESCE(sample_rate, ?) WHERE id = ? RETURNING sample_rate').get(
+      sampleRate,
+      jobId,
+    ) as { sample_rate: number } | undefined;
     return row?.sample_rate ?? sampleRate;
   }
 
@@ -334,33 +340,34 @@ export class JobStore {
       if (!row) throw new Error(`No job ${id}`);
       assertTransition(row.state, to);
       const sets = ['state = @state', ...Object.keys(fields).map((k) => `${k} = @${k}`)];
-      this.db.prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id`).run({ ...fields, state: to, id });
+      this.prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id`).run({ ...fields, state: to, id });
     })();
   }
 
   /** Finished jobs whose audio outlived its expiry and is still on disk. */
   expiredWithAudio(now: string): string[] {
-    const rows = this.db.prepare("SELECT id FROM jobs WHERE state = 'done' AND expires_at <= ? AND audio_bytes IS NOT NULL").all(now);
+    const rows = this.prepare("SELECT id FROM jobs WHERE state = 'done' AND expires_at <= ? AND audio_bytes IS NOT NULL").all(now);
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
   markAudioRemoved(id: string): void {
-    this.db.prepare('UPDATE jobs SET audio_bytes = NULL WHERE id = ?').run(id);
+    this.prepare('UPDATE jobs SET audio_bytes = NULL WHERE id = ?').run(id);
   }
 
   /** A done job's WAV was removed outside Orator: it keeps its row, says why it has no audio. */
   markAudioMissing(id: string, message: string): void {
-    this.db
-      .prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'")
-      .run(message, id);
+    this.prepare("UPDATE jobs SET audio_bytes = NULL, error_code = 'audio_missing', error_message = ? WHERE id = ? AND state = 'done'").run(
+      message,
+      id,
+    );
   }
 
   /** Gives a job the user's title. */
   rename(id: string, title: string): void {
-    this.db.prepare('UPDATE jobs SET custom_title = ? WHERE id = ?').run(title, id);
+    this.prepare('UPDATE jobs SET custom_title = ? WHERE id = ?').run(title, id);
   }
 
   delete(id: string): void {
-    this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
+    this.prepare('DELETE FROM jobs WHERE id = ?').run(id);
   }
 }

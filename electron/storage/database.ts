@@ -6,6 +6,22 @@ import { PRIVATE_FILE_MODE } from './private-files';
 
 export type Db = Database.Database;
 
+/**
+ * `db.prepare` that compiles each SQL text once: a job's every chunk runs the same few statements,
+ * and compiling them again each time cost more than running them.
+ */
+export function statementCache(db: Db): (sql: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 export const DATABASE_FILE = 'orator.db';
 
 /** Opens (and migrates) the gateway's database in the data dir. Only the main thread writes to it. */
