@@ -105,14 +105,16 @@ export class JobAudioWriter {
   }
 
   /**
-   * Appends samples at the voice's rate (a chunk's audio, or the silence after it), a second at a
-   * time with a turn of the event loop between: MP3 and Opus encode in this thread, and half a
-   * minute of a chunk at Opus's 39× realtime (a busy machine) would hold every request for 0.8 s.
+   * Appends samples at the voice's rate (a chunk's audio, or the silence after it). Through an
+   * encoder, a second at a time with a turn of the event loop between: MP3 and Opus encode in this
+   * thread, and half a minute of a chunk at Opus's 39× realtime (a busy machine) would hold every
+   * request for 0.8 s. A WAV takes the chunk at once: copying and scanning it takes milliseconds.
    */
   async append(samples: Int16Array): Promise<void> {
-    for (let start = 0; start < samples.length; start += this.sampleRate) {
+    const piece = this.files.encoded ? this.sampleRate : samples.length;
+    for (let start = 0; start < samples.length; start += piece) {
       if (start > 0) await setImmediate();
-      await this.appendPiece(samples.subarray(start, start + this.sampleRate));
+      await this.appendPiece(samples.subarray(start, start + piece));
     }
   }
 

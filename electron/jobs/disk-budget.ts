@@ -10,6 +10,11 @@ export const RESERVE_FILE = 'disk-reserve';
 export const RESERVE_BYTES = 8 * 1024 * 1024;
 
 const MB = 1024 * 1024;
+/**
+ * A measured free space stands, less what was written since, for the writes of the next moment:
+ * a job writes its audio a piece at a time, and a statfs for each piece cost more than the write.
+ */
+const FREE_SPACE_TTL_MS = 250;
 
 /** A job that would take the disk below what must stay free: it fails with this code. */
 export class DiskFull extends Error {
@@ -25,6 +30,7 @@ export class DiskFull extends Error {
  */
 export class DiskBudget {
   private readonly reserveFile: string;
+  private measured?: { free: number; at: number };
 
   constructor(
     private readonly dataDir: string,
@@ -61,14 +67,22 @@ export class DiskBudget {
     }
   }
 
-  /** Throws DiskFull unless `bytes` can be written with the free minimum left over. */
+  /**
+   * Throws DiskFull unless `bytes` can be written with the free minimum left over. The disk is
+   * asked again when its last answer is old, or no longer leaves room for `bytes`.
+   */
   async assertRoomToWrite(bytes: number): Promise<void> {
-    const free = await this.free();
-    if (free - bytes < this.minFreeBytes) {
+    const now = performance.now();
+    let known = this.measured;
+    if (!known || now - known.at > FREE_SPACE_TTL_MS || known.free - bytes < this.minFreeBytes) {
+      known = this.measured = { free: await this.free(), at: now };
+    }
+    if (known.free - bytes < this.minFreeBytes) {
       throw new DiskFull(
-        `The disk is nearly full (${mb(free)} MB free; Orator keeps ${mb(this.minFreeBytes)} MB free): free some space and retry the job.`,
+        `The disk is nearly full (${mb(known.free)} MB free; Orator keeps ${mb(this.minFreeBytes)} MB free): free some space and retry the job.`,
       );
     }
+    known.free -= bytes;
   }
 
   /** Gives the reserve back to the disk at once (synchronously: the next statement may need the room). */
