@@ -4,6 +4,8 @@
  * it; where no pause is near (a voice that runs sentences together), it stays at that estimate.
  */
 
+import { absolutePeak } from './peak';
+
 /** Analysis frames of 10 ms. */
 const FRAMES_PER_SECOND = 100;
 /** A pause is at least 60 ms below the silence level: shorter dips are within words. */
@@ -59,16 +61,7 @@ export function splitAtPauses(samples: Int16Array, sampleRate: number, sentenceW
 /** Peak level of each frame. */
 function frameLevels(samples: Int16Array, frame: number): number[] {
   const levels: number[] = [];
-  for (let i = 0; i < samples.length; i += frame) {
-    let level = 0;
-    const end = Math.min(samples.length, i + frame);
-    for (let j = i; j < end; j++) {
-      const s = samples[j]!;
-      if (s > level) level = s;
-      else if (-s > level) level = -s;
-    }
-    levels.push(level);
-  }
+  for (let i = 0; i < samples.length; i += frame) levels.push(absolutePeak(samples, i, Math.min(samples.length, i + frame)));
   return levels;
 }
 

@@ -1,3 +1,5 @@
+import { absolutePeak } from './peak';
+
 /** Waveform peaks computed while audio streams past, so players never decode hours of audio: the finest level's rate. */
 export const PEAKS_PER_SECOND = 50;
 /** Each level's window is this many of the level below's. */
@@ -45,13 +47,7 @@ export class PeakLevels {
     let i = 0;
     while (i < samples.length) {
       const end = Math.min(samples.length, i + this.window - this.filled);
-      let level = this.current;
-      for (let j = i; j < end; j++) {
-        const sample = samples[j]!;
-        if (sample > level) level = sample;
-        else if (-sample > level) level = -sample;
-      }
-      this.current = level;
+      this.current = absolutePeak(samples, i, end, this.current);
       this.filled += end - i;
       i = end;
       if (this.filled === this.window) this.flushBase();
