@@ -106,8 +106,11 @@ export function decodeWav(file: Buffer): Pcm {
   if (info.format !== 1 || info.bitsPerSample !== 16 || info.channels !== 1) {
     throw new Error(`Expected 16-bit mono PCM WAV, got format ${info.format}, ${info.bitsPerSample} bit, ${info.channels} channels`);
   }
-  // a copy: the samples outlive the file buffer and may be modified (gain)
-  const samples = int16View(Buffer.from(file.subarray(info.dataOffset, info.dataOffset + info.dataBytes)));
+  // The samples may be modified (gain): a view only where the file has its memory to itself (a
+  // file read whole), a copy where it shares it (a small Buffer from Node's pool, or a slice).
+  const data = file.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+  const owned = file.byteOffset === 0 && file.buffer.byteLength === file.length;
+  const samples = int16View(owned ? data : Buffer.from(data));
   const pcm = { sampleRate: info.sampleRate, samples };
   assertPlausiblePcm(pcm);
   return pcm;
