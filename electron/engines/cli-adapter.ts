@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Capabilities, PhonemeAlphabet, Voice } from '../contract';
-import type { EngineAdapter, Probe, SynthesisRequest } from './engine';
+import { splitAtBreaks } from '../audio/breaks';
+import type { EngineAdapter, Probe, SynthesisContext, SynthesisRequest } from './engine';
 import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles, type ToolCommand, type ToolRunner } from './cli';
 import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
 import { trustedProgram, UntrustedProgram } from './executable';
@@ -31,6 +32,23 @@ export interface CliEngineSpec {
   /** Local voice names to use by default, best first; otherwise the first voice. */
   preferredVoices?: string[];
   command(request: SynthesisRequest, files: TempFiles): ToolCommand;
+  /** Programs that read several texts in one run, with breaks between them (see CliBatchSpec). */
+  batch?: CliBatchSpec;
+}
+
+/**
+ * Several texts in one run of the program, where starting it costs more than a short text: the
+ * texts joined by breaks of digital silence, and the audio split again at them (audio/breaks.ts).
+ */
+export interface CliBatchSpec {
+  /** Characters of text per run at most. */
+  maxChars: number;
+  /** The texts as one text for `command`, with a break of at least `minBreakMs` between each two. */
+  join(texts: string[], request: SynthesisRequest): string;
+  /** The command line for a joined text. */
+  command(request: SynthesisRequest, files: TempFiles): ToolCommand;
+  /** The shortest a break comes out at any rate; longer than any pause within speech. */
+  minBreakMs: number;
 }
 
 /** Settings tests and the user's configuration may override. */
@@ -48,7 +66,8 @@ export interface CliOverrides {
 }
 
 /**
- * An engine adapter around a program run as a child process, one process per request, with at
+ * An engine adapter around a program run as a child process, one process per request (or batch of
+ * requests, where the program can tell them apart), with at
  * most `concurrency` of them at once: a job must not start a process per chunk all at the same
  * time, and an inline request or preview waits only for a free slot, never behind queued chunks.
  */
@@ -56,9 +75,40 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
   /** The vetted program's real path; null until a probe vetted it. */
   let executable: string | null = null;
   const platform = overrides.platform ?? process.platform;
-  const batch = overrides.concurrency ?? Math.max(1, os.availableParallelism());
+  const batchSlots = overrides.concurrency ?? Math.max(1, os.availableParallelism());
   // a slot more for interactive requests, whose process also runs ahead of the niced batch ones
-  const slots = new LaneLimiter(batch + 1, { batch });
+  const slots = new LaneLimiter(batchSlots + 1, { batch: batchSlots });
+  async function run(text: string, command: (files: TempFiles) => ToolCommand, { lane, signal }: SynthesisContext) {
+    const program = executable;
+    if (!program) throw new Error(`${spec.name} has not been found`);
+    // The time limit starts with the process, not while the request waits for a slot.
+    return slots.run(
+      lane,
+      () =>
+        synthesizeWithTool(program, command, text, {
+          signal,
+          timeoutMs: overrides.timeoutMs,
+          tempDir: overrides.tempDir,
+          runTool: overrides.runTool,
+          background: lane === 'batch',
+        }),
+      signal,
+    );
+  }
+  async function synthesizeBatch(batch: CliBatchSpec, requests: SynthesisRequest[], context: SynthesisContext) {
+    const joined = {
+      ...requests[0]!,
+      text: batch.join(
+        requests.map((r) => r.text),
+        requests[0]!,
+      ),
+    };
+    const pcm = await run(joined.text, (files) => batch.command(joined, files), context);
+    const ranges = splitAtBreaks(pcm.samples, requests.length, Math.round((batch.minBreakMs / 1000) * pcm.sampleRate));
+    if (!ranges) throw new Error(`${spec.name} ran ${requests.length} texts together: they could not be told apart`);
+    // views, not copies: each piece is saved and written on, and the whole goes with the last of them
+    return ranges.map(([start, end]) => ({ sampleRate: pcm.sampleRate, samples: pcm.samples.subarray(start, end) }));
+  }
   return {
     id: spec.id,
     name: spec.name,
@@ -93,23 +143,12 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     async vetProgram(file) {
       await vetProgram(file, spec.identity, platform);
     },
-    async synthesize(request, { lane, signal }) {
-      const program = executable;
-      if (!program) throw new Error(`${spec.name} has not been found`);
-      // The time limit starts with the process, not while the request waits for a slot.
-      return slots.run(
-        lane,
-        () =>
-          synthesizeWithTool(program, (files) => spec.command(request, files), request.text, {
-            signal,
-            timeoutMs: overrides.timeoutMs,
-            tempDir: overrides.tempDir,
-            runTool: overrides.runTool,
-            background: lane === 'batch',
-          }),
-        signal,
-      );
+    synthesize(request, context) {
+      return run(request.text, (files) => spec.command(request, files), context);
     },
+    ...(spec.batch
+      ? { batchChars: spec.batch.maxChars, synthesizeBatch: (requests, context) => synthesizeBatch(spec.batch!, requests, context) }
+      : {}),
   };
 }
 

@@ -35,6 +35,16 @@ export interface EngineAdapter {
    */
   vetProgram?(file: string): Promise<void>;
   synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<Pcm>;
+  /**
+   * Engines whose every call costs much more than its text (a program to start) take several
+   * requests of one voice and prosody in one call, up to this many characters together.
+   */
+  readonly batchChars?: number;
+  /**
+   * The audio of each request (same voice and prosody), from one call; rejects when it cannot
+   * tell them apart, and the caller then synthesizes them one by one.
+   */
+  synthesizeBatch?(requests: SynthesisRequest[], context: SynthesisContext): Promise<Pcm[]>;
 }
 
 export interface SynthesisContext {

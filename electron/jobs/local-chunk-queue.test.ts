@@ -11,7 +11,8 @@ import { JobStore, type ChunkRow, type JobRow } from './store';
 
 interface Call {
   jobId: string;
-  idx: number;
+  /** The chunks' indexes, joined by "+" for a unit of several. */
+  idx: string;
   signal: AbortSignal;
   speak(): void;
   fail(error: Error): void;
@@ -34,9 +35,10 @@ const handler: ChunkHandler = {
   failed: (jobId, error) => log.push(`failed ${jobId}: ${(error as Error).message}`),
 };
 
-function synthesize(jobId: string, chunk: ChunkRow, signal: AbortSignal): Promise<Pcm> {
+function synthesize(jobId: string, chunks: ChunkRow[], signal: AbortSignal): Promise<Pcm[]> {
   return new Promise((resolve, reject) => {
-    calls.push({ jobId, idx: chunk.idx, signal, speak: () => resolve(PCM), fail: reject });
+    const idx = chunks.map((c) => c.idx).join('+');
+    calls.push({ jobId, idx, signal, speak: () => resolve(chunks.map(() => PCM)), fail: reject });
     signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
   });
 }
@@ -131,6 +133,26 @@ describe('LocalChunkQueue', () => {
     await vi.waitFor(() => expect(log).toContain('failed a: no voice'));
     expect(dispatched()).toEqual(['a/0', 'b/0']);
     await queue.stop(0);
+  });
+
+  it("hands out a unit of consecutive chunks up to the job's unit size, completed one by one in order", async () => {
+    // each chunk's text is 3 characters ("a 0"): a unit of 7 characters holds two
+    const queue = new LocalChunkQueue(store, 2, synthesize, handler, (jobId) => (jobId === 'a' ? 7 : 0));
+    queue.add(addJob('a', 5));
+    queue.add(addJob('b', 2));
+    queue.start();
+    expect(dispatched()).toEqual(['a/0+1', 'b/0']);
+    calls[0]!.speak();
+    await vi.waitFor(() => expect(dispatched()).toEqual(['a/0+1', 'b/0', 'a/2+3']));
+    expect(log.filter((l) => l.startsWith('completed'))).toEqual(['completed a/0', 'completed a/1']);
+    calls[1]!.speak();
+    await vi.waitFor(() => expect(dispatched()).toEqual(['a/0+1', 'b/0', 'a/2+3', 'b/1']));
+    calls[2]!.speak();
+    await vi.waitFor(() => expect(dispatched()).toEqual(['a/0+1', 'b/0', 'a/2+3', 'b/1', 'a/4']));
+    calls[3]!.speak();
+    calls[4]!.speak();
+    await vi.waitFor(() => expect(log.filter((l) => l.startsWith('completed a'))).toHaveLength(5));
+    expect(log.filter((l) => l.startsWith('completed a'))).toEqual([0, 1, 2, 3, 4].map((i) => `completed a/${i}`));
   });
 
   it('stops: chunks in flight get the grace period to finish, then are aborted; nothing new starts', async () => {

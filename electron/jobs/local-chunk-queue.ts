@@ -2,8 +2,11 @@ import type { Pcm } from '../audio/pcm';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import type { ChunkRow, JobRow, JobStore } from './store';
 
-/** Synthesizes one chunk of a job; rejects on failure (after its own retries). */
-export type ChunkSynthesizer = (jobId: string, chunk: ChunkRow, signal: AbortSignal) => Promise<Pcm>;
+/** Synthesizes consecutive chunks of a job, audio for each; rejects on failure (after its own retries). */
+export type ChunkSynthesizer = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => Promise<Pcm[]>;
+
+/** Characters of a job's consecutive chunks handed out together (its engine's batch size); 0 for one at a time. */
+export type UnitSize = (jobId: string) => number;
 
 interface QueuedJob {
   id: string;
@@ -14,6 +17,8 @@ interface QueuedJob {
   undispatched: number;
   /** Chunks before this index have been handed out. */
   nextIdx: number;
+  /** Characters of chunks handed out together at most (UnitSize). */
+  unitChars: number;
   abort: AbortController;
   /** Its chunks in flight: removing the job waits for them. */
   running: Set<Promise<void>>;
@@ -21,8 +26,9 @@ interface QueuedJob {
 
 /**
  * The embedded chunk queue: chunks of all its jobs are handed out round-robin to a fixed number of
- * concurrent slots on this machine's engines (the worker pool's batch lane). A chunk frees its slot
- * as soon as its audio is back, before it is saved, so saving never holds an engine idle.
+ * concurrent slots on this machine's engines (the worker pool's batch lane), one at a time or, for
+ * engines that take batches, as many consecutive ones as fit the job's unit size. A unit frees its
+ * slot as soon as its audio is back, before it is saved, so saving never holds an engine idle.
  */
 export class LocalChunkQueue implements ChunkQueue {
   private readonly jobs = new Map<string, QueuedJob>();
@@ -39,11 +45,13 @@ export class LocalChunkQueue implements ChunkQueue {
     private readonly concurrency: number,
     private readonly synthesize: ChunkSynthesizer,
     private readonly handler: ChunkHandler,
+    private readonly unitSize: UnitSize = () => 0,
   ) {}
 
   add(row: JobRow): void {
     const undispatched = row.chunks_total - row.chunks_done;
-    this.jobs.set(row.id, { id: row.id, undispatched, nextIdx: 0, abort: new AbortController(), running: new Set() });
+    const unitChars = this.unitSize(row.id);
+    this.jobs.set(row.id, { id: row.id, undispatched, nextIdx: 0, unitChars, abort: new AbortController(), running: new Set() });
     this.pump();
   }
 
@@ -88,12 +96,23 @@ export class LocalChunkQueue implements ChunkQueue {
     this.jobs.clear();
   }
 
-  /** The job's next chunk not yet handed out, read from SQLite now. */
-  private dispatch(job: QueuedJob): ChunkRow | undefined {
-    const chunk = this.store.nextPendingChunk(job.id, job.nextIdx);
-    job.undispatched = chunk ? job.undispatched - 1 : 0;
-    if (chunk) job.nextIdx = chunk.idx + 1;
-    return chunk;
+  /** The job's next chunks not yet handed out (one, or a unit of them), read from SQLite now. */
+  private dispatch(job: QueuedJob): ChunkRow[] {
+    const unit: ChunkRow[] = [];
+    let chars = 0;
+    for (;;) {
+      const chunk = this.store.nextPendingChunk(job.id, job.nextIdx);
+      if (!chunk) {
+        job.undispatched = 0;
+        return unit;
+      }
+      chars += chunk.text.length;
+      if (unit.length > 0 && chars > job.unitChars) return unit;
+      unit.push(chunk);
+      job.undispatched--;
+      job.nextIdx = chunk.idx + 1;
+      if (job.undispatched === 0) return unit;
+    }
   }
 
   /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
@@ -102,8 +121,8 @@ export class LocalChunkQueue implements ChunkQueue {
       const waiting = [...this.jobs.values()].filter((j) => j.undispatched > 0);
       if (waiting.length === 0) return;
       const job = waiting[this.turn++ % waiting.length]!;
-      const chunk = this.dispatch(job);
-      if (!chunk) continue;
+      const unit = this.dispatch(job);
+      if (unit.length === 0) continue;
       this.synthesizing++;
       let released = false;
       const releaseSlot = () => {
@@ -112,7 +131,7 @@ export class LocalChunkQueue implements ChunkQueue {
         this.synthesizing--;
         this.pump();
       };
-      const run = this.run(job, chunk, releaseSlot)
+      const run = this.run(job, unit, releaseSlot)
         .catch((error: Error) => console.error(`Orator: a chunk of job ${job.id} broke the queue:`, error))
         .finally(() => {
           releaseSlot();
@@ -124,13 +143,15 @@ export class LocalChunkQueue implements ChunkQueue {
     }
   }
 
-  private async run(job: QueuedJob, chunk: ChunkRow, releaseSlot: () => void): Promise<void> {
+  private async run(job: QueuedJob, unit: ChunkRow[], releaseSlot: () => void): Promise<void> {
     const { signal } = job.abort;
     try {
       this.handler.starting(job.id);
-      const pcm = await this.synthesize(job.id, chunk, signal).finally(releaseSlot);
-      if (signal.aborted) return;
-      await this.handler.completed(job.id, chunk, pcm, signal);
+      const pcms = await this.synthesize(job.id, unit, signal).finally(releaseSlot);
+      for (const [i, chunk] of unit.entries()) {
+        if (signal.aborted) return;
+        await this.handler.completed(job.id, chunk, pcms[i]!, signal);
+      }
     } catch (error) {
       if (!signal.aborted) this.handler.failed(job.id, error);
     }

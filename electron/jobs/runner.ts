@@ -9,7 +9,7 @@ import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admis
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
-import { synthesizeChunk } from './chunk-synthesis';
+import { batchChars, synthesizeChunks } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
 import { chunkText, titleOf } from './chunker';
 import type { DiskBudget } from './disk-budget';
@@ -61,8 +61,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
       completed: (jobId, chunk, pcm, signal) => this.completed(jobId, chunk, pcm, signal),
       failed: (jobId, error) => this.fail(jobId, toJobError(error)),
     };
-    const synthesize = (jobId: string, chunk: ChunkRow, signal: AbortSignal) => synthesizeChunk(options, jobId, chunk, signal);
-    this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler);
+    const synthesize = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
+    const unitSize = (jobId: string) => batchChars(options.registry, options.store.get(jobId)!);
+    this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler, unitSize);
   }
 
   /** Takes up the jobs left queued or running by the last run (a stop or a crash), without running them yet. */
