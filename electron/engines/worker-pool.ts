@@ -50,6 +50,8 @@ export class EmbeddedPool {
   private readonly piscina: Piscina;
   private readonly lister: Piscina;
   private readonly slots: LaneLimiter;
+  private readonly maxThreads: number;
+  private warming = false;
   /** Threads for batch work (job chunks), and the chunks a job runs at once. */
   readonly threads: number;
   /** The worker bundle, which also serves neural models in a child process (see worker.ts). */
@@ -60,7 +62,7 @@ export class EmbeddedPool {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
     const filename = options.workerFile instanceof URL ? options.workerFile.href : options.workerFile;
     // one thread more than batch work may take: an inline request during a job starts at once
-    const maxThreads = this.threads + INTERACTIVE_THREADS;
+    const maxThreads = (this.maxThreads = this.threads + INTERACTIVE_THREADS);
     this.piscina = new Piscina({ filename, minThreads: 1, maxThreads, idleTimeout: 60_000 });
     this.lister = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: LISTER_IDLE_MS });
     this.slots = new LaneLimiter(maxThreads, { batch: this.threads });
@@ -73,6 +75,7 @@ export class EmbeddedPool {
    */
   run<T extends SynthesisTask>(task: T, lane: Lane, options: RunOptions = {}): Promise<WorkerReply<T>> {
     const { signal, timeoutMs } = options;
+    if (lane === 'batch') this.warmInteractiveThread(task);
     return this.slots.run(
       lane,
       async () => {
@@ -93,6 +96,20 @@ export class EmbeddedPool {
       },
       signal,
     );
+  }
+
+  /**
+   * While batch work runs, the thread kept for interactive tasks is started, with the batch's
+   * engine loaded, before an interactive task needs it: starting both cold took 1.8 s of the first
+   * preview during a job. Like any thread it exits after a minute idle, and is started again.
+   */
+  private warmInteractiveThread(task: SynthesisTask): void {
+    if (this.warming || this.piscina.threads.length >= this.maxThreads) return;
+    this.warming = true;
+    this.piscina
+      .run({ ...task, request: { ...task.request, text: 'a' } } satisfies SynthesisTask)
+      .catch(() => undefined) // a broken engine fails the batch task itself, with its reason
+      .finally(() => (this.warming = false));
   }
 
   /** An engine's voices, from the listing thread; rejects with TaskTimeout past `timeoutMs`. */
