@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { LaneLimiter, type Lane } from './lanes';
 import type { Voice } from '../contract';
-import type { SynthesisTask, WorkerReply } from './worker-protocol';
+import type { SynthesisTask, WorkerOptions, WorkerReply } from './worker-protocol';
 
 export type { Lane } from './lanes';
 
@@ -29,10 +29,7 @@ export class TaskTimeout extends Error {
   }
 }
 
-/**
- * Threads kept for interactive tasks beyond those batch work may take. The thread is started when
- * such a task finds the others busy, and exits after a minute idle like any above the first.
- */
+/** A thread kept for interactive tasks beyond those batch work may take. */
 const INTERACTIVE_THREADS = 1;
 
 /** A listing thread that has nothing more to list exits after this long, with the engines it loaded. */
@@ -43,15 +40,22 @@ const LISTER_IDLE_MS = 2_000;
  * free, through a LaneLimiter: Piscina's own queue would let tasks that carry an AbortSignal skip
  * the lanes (it parks them in a plain FIFO served first), and every task here carries one.
  *
+ * Two sets of threads: batch threads (as many as batch work may take, started when needed, gone
+ * after a minute idle), which run at a lower priority (nice 10, Linux) so that they never hold
+ * back the gateway or an inline request, and one interactive thread, always there, which runs
+ * interactive tasks first; an interactive task that finds it busy takes a free batch thread.
+ *
  * Voices are listed on a thread of their own that exits when idle: listing loads an engine (up to
  * 70 MB for Flite), and a synthesis thread should hold only the engines it synthesizes with.
  */
 export class EmbeddedPool {
-  private readonly piscina: Piscina;
+  private readonly batchThreads: Piscina;
+  private readonly interactiveThread: Piscina;
   private readonly lister: Piscina;
   private readonly slots: LaneLimiter;
-  private readonly maxThreads: number;
-  private warming = false;
+  private interactiveBusy = 0;
+  /** Engines loaded on the interactive thread, so that batch work of another engine warms it. */
+  private readonly warmEngines = new Set<string>();
   /** Threads for batch work (job chunks), and the chunks a job runs at once. */
   readonly threads: number;
   /** The worker bundle, which also serves neural models in a child process (see worker.ts). */
@@ -61,11 +65,13 @@ export class EmbeddedPool {
     this.workerFile = options.workerFile instanceof URL ? fileURLToPath(options.workerFile) : options.workerFile;
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
     const filename = options.workerFile instanceof URL ? options.workerFile.href : options.workerFile;
-    // one thread more than batch work may take: an inline request during a job starts at once
-    const maxThreads = (this.maxThreads = this.threads + INTERACTIVE_THREADS);
-    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads, idleTimeout: 60_000 });
+    const background: WorkerOptions = { background: true };
+    this.batchThreads = new Piscina({ filename, minThreads: 0, maxThreads: this.threads, idleTimeout: 60_000, workerData: background });
+    this.interactiveThread = new Piscina({ filename, minThreads: INTERACTIVE_THREADS, maxThreads: INTERACTIVE_THREADS });
+    // a new thread (the last one was stopped) has no engine loaded
+    this.interactiveThread.on('workerCreate', () => this.warmEngines.clear());
     this.lister = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: LISTER_IDLE_MS });
-    this.slots = new LaneLimiter(maxThreads, { batch: this.threads });
+    this.slots = new LaneLimiter(this.threads + INTERACTIVE_THREADS, { batch: this.threads });
   }
 
   /**
@@ -79,17 +85,25 @@ export class EmbeddedPool {
     return this.slots.run(
       lane,
       async () => {
+        // the limiter leaves a thread for every task it starts: the interactive one if it is free
+        const interactive = lane === 'interactive' && this.interactiveBusy < INTERACTIVE_THREADS;
+        if (interactive) {
+          this.interactiveBusy++;
+          this.warmEngines.add(task.engine);
+        }
         // One controller for both causes, so that Piscina sees a single signal; its listeners go when the task ends.
         const stop = new AbortController();
         const onAbort = () => stop.abort(signal!.reason);
         signal?.addEventListener('abort', onAbort, { once: true });
         const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop.abort(new TaskTimeout(timeoutMs)), timeoutMs);
         try {
-          return (await this.piscina.run(task, { signal: stop.signal })) as WorkerReply<T>;
+          const threads = interactive ? this.interactiveThread : this.batchThreads;
+          return (await threads.run(task, { signal: stop.signal })) as WorkerReply<T>;
         } catch (error) {
           if (stop.signal.aborted) throw stop.signal.reason;
           throw error;
         } finally {
+          if (interactive) this.interactiveBusy--;
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
         }
@@ -99,17 +113,15 @@ export class EmbeddedPool {
   }
 
   /**
-   * While batch work runs, the thread kept for interactive tasks is started, with the batch's
-   * engine loaded, before an interactive task needs it: starting both cold took 1.8 s of the first
-   * preview during a job. Like any thread it exits after a minute idle, and is started again.
+   * Batch work of an engine the interactive thread has not loaded loads it there, with a short
+   * text: loading it on the first preview during a job took that preview 1.4–1.8 s.
    */
   private warmInteractiveThread(task: SynthesisTask): void {
-    if (this.warming || this.piscina.threads.length >= this.maxThreads) return;
-    this.warming = true;
-    this.piscina
+    if (this.warmEngines.has(task.engine)) return;
+    this.warmEngines.add(task.engine);
+    this.interactiveThread
       .run({ ...task, request: { ...task.request, text: 'a' } } satisfies SynthesisTask)
-      .catch(() => undefined) // a broken engine fails the batch task itself, with its reason
-      .finally(() => (this.warming = false));
+      .catch(() => this.warmEngines.delete(task.engine)); // a broken engine fails the batch task itself, with its reason
   }
 
   /** An engine's voices, from the listing thread; rejects with TaskTimeout past `timeoutMs`. */
@@ -125,10 +137,10 @@ export class EmbeddedPool {
 
   /** Threads that hold engines loaded now: the synthesis threads and a listing thread not yet idle long enough. */
   get liveThreads(): number {
-    return this.piscina.threads.length + this.lister.threads.length;
+    return this.batchThreads.threads.length + this.interactiveThread.threads.length + this.lister.threads.length;
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.piscina.close({ force: true }), this.lister.close({ force: true })]);
+    await Promise.all([this.batchThreads, this.interactiveThread, this.lister].map((threads) => threads.close({ force: true })));
   }
 }

@@ -8,6 +8,12 @@ export type WorkerTask = { kind: 'voices'; engine: string } | SynthesisTask;
 
 export type WorkerReply<T extends WorkerTask> = T extends { kind: 'voices' } ? Voice[] : Pcm;
 
+/** The workerData of a synthesis thread. */
+export interface WorkerOptions {
+  /** Batch work: the thread lowers its own priority (nice 10) when it starts. */
+  background?: boolean;
+}
+
 /** An engine that runs inside a worker thread (WASM), loaded once per thread. */
 export interface EmbeddedEngine {
   voices(): Promise<Voice[]>;

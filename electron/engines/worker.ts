@@ -2,9 +2,12 @@
  * Entry of the synthesis worker threads (built to dist/synth-worker.mjs): runs in-thread
  * (WASM) engines off the HTTP event loop. Each thread loads an engine once and reuses it.
  */
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Pcm } from '../audio/pcm';
-import type { EmbeddedEngine, WorkerTask } from './worker-protocol';
+import type { EmbeddedEngine, WorkerOptions, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 import { espeakWasm } from './espeak-ng/wasm';
 import { fliteWasm } from './flite/wasi';
@@ -17,6 +20,25 @@ const engines: Record<string, EmbeddedEngine> = {
   'svox-pico': picoWasm,
   gnuspeech: gnuspeechWasm,
 };
+
+/** Niceness of batch threads, as of batch engine processes (cli.ts). */
+const BACKGROUND_NICE = 10;
+
+/**
+ * On Linux a thread has its own priority: this one's id is in /proc/thread-self (read by this
+ * thread, as readlinkSync is), and setpriority on it leaves the other threads of the process
+ * alone. Elsewhere the thread keeps the process's priority.
+ */
+function lowerThisThreadsPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0) os.setPriority(tid, BACKGROUND_NICE);
+  } catch {
+    // not Linux, or not allowed: the thread runs at the process's priority
+  }
+}
+
+if ((workerData as WorkerOptions | undefined)?.background) lowerThisThreadsPriority();
 
 export default async function run(task: WorkerTask) {
   const engine = engines[task.engine];
