@@ -1,4 +1,5 @@
 /** The real worker-thread pool with the real embedded engines (dist/synth-worker.mjs). */
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
 import { WORKER_FILE } from '../testing/gateway';
@@ -53,6 +54,16 @@ describe('embedded engines on the worker pool', () => {
       espeak.synthesize(request('Preview.'), { lane: 'interactive', signal }).then(() => order.push('i1')),
     ]);
     expect(order).toEqual(['i1', 'b1', 'b2']);
+  });
+
+  it('runs batch work on threads that lowered their own priority, and no other thread of the process', async () => {
+    const niceness = () =>
+      readdirSync('/proc/self/task').map((tid) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+      );
+    await espeakWasmAdapter(pool).synthesize(request('A chunk of a job.'), { lane: 'batch' });
+    expect(niceness().filter((nice) => nice === 10)).toEqual([10]); // the pool's one batch thread
+    expect(niceness().filter((nice) => nice === 0).length).toBeGreaterThan(4); // this one, the interactive one, libuv's, V8's
   });
 
   it('lists voices on a thread of its own that exits when idle, so synthesis threads load only the engines they use', async () => {
