@@ -109,8 +109,10 @@ describe('streaming encoders, checked by independent decoders', () => {
     const tail = await encoder.finish();
     const bytesPerSecond = concatBytes([...parts, tail]).length / seconds();
     if (IN_THREAD.includes(format)) expect(parts.every((bytes) => bytes.length > 0)).toBe(true);
-    // Worker threads: nothing until the worker has started, then each push brings the one before it
-    else expect(parts.filter((bytes) => bytes.length > 0).length).toBeGreaterThan(parts.length / 2);
+    // Worker threads: nothing until the worker has started, then a push brings what the worker has
+    // done meanwhile. AAC encodes at about 20× realtime, slower than these pushes of 1 s every 20 ms
+    // come, so about half of them bring bytes on a quiet machine, and fewer on a busy one.
+    else expect(parts.filter((bytes) => bytes.length > 0).length).toBeGreaterThan(parts.length / 4);
     // A worker on a busy machine lags by a few seconds; an encoder that held the file back would hold all 20+ s
     expect(tail.length).toBeLessThan(5 * bytesPerSecond);
   });
