@@ -67,9 +67,9 @@ export interface CliOverrides {
 
 /**
  * An engine adapter around a program run as a child process, one process per request (or batch of
- * requests, where the program can tell them apart), with at
- * most `concurrency` of them at once: a job must not start a process per chunk all at the same
- * time, and an inline request or preview waits only for a free slot, never behind queued chunks.
+ * requests, where the program can tell them apart), with at most `concurrency` of them at once: a
+ * job must not start a process per chunk all at the same time, and an inline request or preview
+ * waits only for a free slot, never behind queued chunks.
  */
 export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): EngineAdapter {
   /** The vetted program's real path; null until a probe vetted it. */
@@ -78,6 +78,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
   const batchSlots = overrides.concurrency ?? Math.max(1, os.availableParallelism());
   // a slot more for interactive requests, whose process also runs ahead of the niced batch ones
   const slots = new LaneLimiter(batchSlots + 1, { batch: batchSlots });
+  const { batch } = spec;
   async function run(text: string, command: (files: TempFiles) => ToolCommand, { lane, signal }: SynthesisContext) {
     const program = executable;
     if (!program) throw new Error(`${spec.name} has not been found`);
@@ -95,16 +96,13 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       signal,
     );
   }
-  async function synthesizeBatch(batch: CliBatchSpec, requests: SynthesisRequest[], context: SynthesisContext) {
-    const joined = {
-      ...requests[0]!,
-      text: batch.join(
-        requests.map((r) => r.text),
-        requests[0]!,
-      ),
-    };
-    const pcm = await run(joined.text, (files) => batch.command(joined, files), context);
-    const ranges = splitAtBreaks(pcm.samples, requests.length, Math.round((batch.minBreakMs / 1000) * pcm.sampleRate));
+  async function synthesizeBatch(batchSpec: CliBatchSpec, requests: SynthesisRequest[], context: SynthesisContext) {
+    const first = requests[0]!;
+    const texts = requests.map((r) => r.text);
+    const joined = { ...first, text: batchSpec.join(texts, first) };
+    const pcm = await run(joined.text, (files) => batchSpec.command(joined, files), context);
+    const minBreak = Math.round((batchSpec.minBreakMs / 1000) * pcm.sampleRate);
+    const ranges = splitAtBreaks(pcm.samples, requests.length, minBreak);
     if (!ranges) throw new Error(`${spec.name} ran ${requests.length} texts together: they could not be told apart`);
     // views, not copies: each piece is saved and written on, and the whole goes with the last of them
     return ranges.map(([start, end]) => ({ sampleRate: pcm.sampleRate, samples: pcm.samples.subarray(start, end) }));
@@ -146,9 +144,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     synthesize(request, context) {
       return run(request.text, (files) => spec.command(request, files), context);
     },
-    ...(spec.batch
-      ? { batchChars: spec.batch.maxChars, synthesizeBatch: (requests, context) => synthesizeBatch(spec.batch!, requests, context) }
-      : {}),
+    ...(batch ? { batchChars: batch.maxChars, synthesizeBatch: (requests, context) => synthesizeBatch(batch, requests, context) } : {}),
   };
 }
 

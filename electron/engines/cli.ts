@@ -9,12 +9,10 @@ import { decodeWav } from '../audio/wav';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 import { engineEnvironment } from './child-env';
 import type { Pcm } from '../audio/pcm';
-import { ENGINE_TIMEOUT_MS } from './engine';
+import { BACKGROUND_NICE, ENGINE_TIMEOUT_MS } from './engine';
 
 /** Listing voices is quick; a program that takes longer is treated as broken. */
 export const PROBE_TIMEOUT_MS = 20_000;
-/** Niceness of batch engine processes (0 normal, 19 lowest). */
-const BACKGROUND_NICE = 10;
 /** The largest output kept: a WAV on stdout for a long chunk stays far below this. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Pcm } from '../audio/pcm';
+import { BACKGROUND_NICE } from './engine';
 import type { EmbeddedEngine, WorkerOptions, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 import { espeakWasm } from './espeak-ng/wasm';
@@ -20,9 +21,6 @@ const engines: Record<string, EmbeddedEngine> = {
   'svox-pico': picoWasm,
   gnuspeech: gnuspeechWasm,
 };
-
-/** Niceness of batch threads, as of batch engine processes (cli.ts). */
-const BACKGROUND_NICE = 10;
 
 /**
  * On Linux a thread has its own priority: this one's id is in /proc/thread-self (read by this

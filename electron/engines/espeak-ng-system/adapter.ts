@@ -93,17 +93,20 @@ export function espeakCommand(request: SynthesisRequest, files: TempFiles) {
   };
 }
 
+/** The break between two texts at the normal rate and slower; longer as the rate shortens it. */
+const BREAK_MS = 2500;
+
 /**
  * A job's chunks run together, a few thousand characters per process: starting espeak-ng costs
  * about as much as speaking 250 characters. The texts are joined as SSML with a break between
  * them, which eSpeak writes as zeros; it shortens breaks as it speeds up (10 s come out at 2.5 s
  * at 700 words a minute), and its longest pause in speech is about 1 s (at its slowest, 80).
  */
-export const ESPEAK_BATCH: CliBatchSpec = {
+const ESPEAK_BATCH: CliBatchSpec = {
   maxChars: 4000,
   minBreakMs: 1800,
   join: (texts, request) =>
-    `<speak>${texts.map(escapeMarkup).join(`<break time="${Math.round(2500 * Math.max(1, request.rate))}ms"/>`)}</speak>`,
+    `<speak>${texts.map(escapeMarkup).join(`<break time="${Math.round(BREAK_MS * Math.max(1, request.rate))}ms"/>`)}</speak>`,
   command: (request, files) => ({ args: ['-m', ...espeakCommand(request, files).args] }),
 };
 
