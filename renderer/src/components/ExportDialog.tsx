@@ -1,18 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { EXPORT_LIMITS, type Export, type ExportFormat, type ExportRequest, type Job } from '../api/contract';
+import { EXPORT_LIMITS, type ExportFormat, type ExportRequest, type Job } from '../api/contract';
 import { base64Of } from '../lib/base64';
-import { saveBlob } from '../lib/download';
 import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
 import { jobTitle } from '../store/jobs-slice';
+import { useExport } from './use-export';
 
 const FORMATS: Record<ExportFormat, string> = {
   m4b: 'M4B audiobook (chapter marks)',
   mp3: 'MP3 (ID3 chapters)',
   zip: 'ZIP, one MP3 per chapter',
 };
-const POLL_MS = 500;
 
 /**
  * Exports finished jobs as one audiobook (docs/audiobook.md): which jobs, in which order (oldest
@@ -35,8 +34,9 @@ export function ExportDialog({ job, onClose }: { job: Job | null; onClose(): voi
   const [loudness, setLoudness] = useState<number>(EXPORT_LIMITS.loudness.default);
   const [chapters, setChapters] = useState<'auto' | 'jobs'>('auto');
   const [cover, setCover] = useState<File | null>(null);
-  const [made, setMade] = useState<Export | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const failed = useCallback((e: unknown) => setError(describeError(e)), []);
+  const { made, running, follow, download, forget } = useExport(failed);
 
   useEffect(() => {
     const element = dialog.current;
@@ -44,21 +44,11 @@ export function ExportDialog({ job, onClose }: { job: Job | null; onClose(): voi
     if (job && !element.open) {
       setChosen([job.job_id]);
       setTitle(jobTitle(job));
-      setMade(null);
+      forget();
       setError(null);
       element.showModal();
     } else if (!job && element.open) element.close();
-  }, [job]);
-
-  // Following the export being made, as the job list follows jobs.
-  const running = made?.status === 'running' ? made.export_id : null;
-  useEffect(() => {
-    if (!running || !client) return;
-    const timer = setInterval(() => {
-      client.export(running).then(setMade, (e: unknown) => setError(describeError(e)));
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, client]);
+  }, [job, forget]);
 
   const start = async () => {
     if (!client) return;
@@ -74,15 +64,7 @@ export function ExportDialog({ job, onClose }: { job: Job | null; onClose(): voi
         ...(cover ? { cover: await base64Of(cover) } : {}),
       };
       const accepted = await client.createExport(body);
-      setMade(await client.export(accepted.export_id));
-    } catch (e) {
-      setError(describeError(e));
-    }
-  };
-  const download = async () => {
-    if (!client || !made?.file) return;
-    try {
-      saveBlob(await client.exportFile(made.export_id), made.file.name);
+      await follow(accepted.export_id);
     } catch (e) {
       setError(describeError(e));
     }
@@ -168,7 +150,7 @@ export function ExportDialog({ job, onClose }: { job: Job | null; onClose(): voi
           Close
         </button>
         {made?.status === 'done' ? (
-          <button type="button" onClick={() => void download()}>
+          <button type="button" onClick={download}>
             Download {made.file!.name}
           </button>
         ) : (

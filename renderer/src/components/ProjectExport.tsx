@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { Export, ExportFormat, Project } from '../api/contract';
-import { saveBlob } from '../lib/download';
+import { useState } from 'react';
+import type { ExportFormat, Project } from '../api/contract';
 import { formatClock } from '../lib/format';
 import { useApp } from '../store';
+import { useExport } from './use-export';
 
 const FORMATS: Record<ExportFormat, string> = { m4b: 'M4B', mp3: 'MP3', zip: 'ZIP' };
-const POLL_MS = 500;
 
 /**
  * A project's audiobook: its rendered chapters in order, titled by its chapters, tagged with its
@@ -14,25 +13,10 @@ const POLL_MS = 500;
 export function ProjectExport({ project, onError }: { project: Project; onError(error: unknown): void }) {
   const client = useApp((s) => s.client)!;
   const [format, setFormat] = useState<ExportFormat>('m4b');
-  const [made, setMade] = useState<Export | null>(null);
+  const { made, running, follow, download } = useExport(onError);
   const ready = project.chapters.every((c) => c.status === 'done' && !c.needs_render);
 
-  const running = made?.status === 'running' ? made.export_id : null;
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => client.export(running).then(setMade, onError), POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, client, onError]);
-
-  const start = () =>
-    client
-      .exportProject(project.project_id, { format })
-      .then((accepted) => client.export(accepted.export_id))
-      .then(setMade, onError);
-
-  const download = () => {
-    if (made?.file) client.exportFile(made.export_id).then((blob) => saveBlob(blob, made.file!.name), onError);
-  };
+  const start = () => client.exportProject(project.project_id, { format }).then((accepted) => follow(accepted.export_id), onError);
 
   return (
     <div className="project-export">

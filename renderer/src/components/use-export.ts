@@ -1,0 +1,30 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Export } from '../api/contract';
+import { saveBlob } from '../lib/download';
+import { useApp } from '../store';
+
+const POLL_MS = 500;
+
+/**
+ * An audiobook export being made (docs/audiobook.md), followed as the job list follows jobs: polled
+ * while it runs; then its file to download. `onError` must keep its identity between renders.
+ */
+export function useExport(onError: (error: unknown) => void) {
+  const client = useApp((s) => s.client);
+  const [made, setMade] = useState<Export | null>(null);
+  const running = made?.status === 'running' ? made.export_id : null;
+  useEffect(() => {
+    if (!running || !client) return;
+    const timer = setInterval(() => client.export(running).then(setMade, onError), POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, client, onError]);
+
+  /** Follows the export the gateway just accepted. */
+  const follow = (exportId: string) => client?.export(exportId).then(setMade, onError);
+  const download = () => {
+    if (client && made?.file) client.exportFile(made.export_id).then((blob) => saveBlob(blob, made.file!.name), onError);
+  };
+  /** Drops the last export from view (the dialog opens again for another). */
+  const forget = useCallback(() => setMade(null), []);
+  return { made, running, follow, download, forget };
+}
