@@ -1,5 +1,7 @@
 /** eSpeak NG compiled to WebAssembly (npm, GPL-3.0): runs inside a worker thread. */
 import createEspeak from '@echogarden/espeak-ng-emscripten';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Voice } from '../../contract';
 import type { EmbeddedEngine } from '../worker-protocol';
 import type { SynthesisRequest } from '../engine';
@@ -23,13 +25,68 @@ interface EspeakWorker {
   synthesize(text: string, onAudio: (audio: Int16Array | undefined, events: unknown[]) => number): void;
 }
 
+/** The part of Emscripten's file system used here: MEMFS files whose contents are views of one buffer. */
+interface EmscriptenFs {
+  open(path: unknown, ...rest: unknown[]): unknown;
+  lookupPath(path: string): { node: { contents?: Uint8Array } };
+}
+
 let instance: Promise<EspeakWorker> | undefined;
 /** Orator's voice names (the first language of each voice) → eSpeak's voice identifiers. */
 let identifiers: Map<string, string> | undefined;
 
 function espeak(): Promise<EspeakWorker> {
-  instance ??= createEspeak().then((module) => new (module as { eSpeakNGWorker: new () => EspeakWorker }).eSpeakNGWorker());
+  instance ??= createWithLazyData().then((module) => new module.eSpeakNGWorker());
   return instance;
+}
+
+/**
+ * The package's data file (24 MB) holds every language's dictionary: 23.3 MB of it, 8.5 MB for
+ * Russian alone, where a thread speaks one or a few languages (English: 167 kB). Emscripten would
+ * read it whole into each thread that loads the engine. Instead its loader gets an empty buffer of
+ * the file's size, which the system backs with memory only where it is written, and each file of
+ * it is read in from disk the first time eSpeak opens it.
+ */
+async function createWithLazyData() {
+  const dataFile = fileURLToPath(import.meta.resolve('@echogarden/espeak-ng-emscripten/espeak-ng.data'));
+  let data: ArrayBuffer | undefined;
+  const module = (await createEspeak({
+    getPreloadedPackage: (_name: string, size: number) => (data = new ArrayBuffer(size)),
+  })) as { FS: EmscriptenFs; eSpeakNGWorker: new () => EspeakWorker };
+  const readIn = new WeakSet<Uint8Array>();
+  const open = module.FS.open;
+  // eSpeak's fopen reaches FS.open: a file's bytes are in place before its first read. The data
+  // file is opened for each read: a descriptor kept would outlive the thread (they are per process).
+  module.FS.open = (path, ...rest) => {
+    if (typeof path === 'string') {
+      const contents = fileContents(module.FS, path);
+      if (contents && contents.buffer === data && !readIn.has(contents)) {
+        readRange(dataFile, contents);
+        readIn.add(contents);
+      }
+    }
+    return open(path, ...rest);
+  };
+  return module;
+}
+
+/** Fills `view` with the bytes of `file` at the view's own offset in its buffer. */
+function readRange(file: string, view: Uint8Array): void {
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, view, 0, view.length, view.byteOffset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's contents, or undefined for a path that is no file (FS.open then says why). */
+function fileContents(fs: EmscriptenFs, path: string): Uint8Array | undefined {
+  try {
+    return fs.lookupPath(path).node.contents;
+  } catch {
+    return undefined;
+  }
 }
 
 function voiceIdentifiers(worker: EspeakWorker): Map<string, string> {
