@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ChunkHandler, ChunkQueue } from '../jobs/chunk-queue';
-import { FleetEngines } from '../jobs/redis/fleet-engines';
-import { RedisChunkQueue } from '../jobs/redis/redis-chunk-queue';
+import type { FleetEngines } from '../jobs/redis/fleet-engines';
+import type { RedisChunkQueue } from '../jobs/redis/redis-chunk-queue';
 import type { JobStore } from '../jobs/store';
 import { loadOrCreateSecretFile, WORKER_TOKEN_FILE } from '../storage/credentials';
 import { readSecretFile } from './api-key';
@@ -27,6 +27,11 @@ export async function queueBackend(config: GatewayConfig, store: JobStore): Prom
   const workerTokenFile = config.workerTokenFile ?? path.join(config.dataDir, WORKER_TOKEN_FILE);
   await loadOrCreateSecretFile(workerTokenFile);
   const workerToken = readSecretFile(workerTokenFile, 'worker token');
+  // Redis's client and BullMQ load only for this queue: a gateway without one never holds them
+  const [{ FleetEngines }, { RedisChunkQueue }] = await Promise.all([
+    import('../jobs/redis/fleet-engines'),
+    import('../jobs/redis/redis-chunk-queue'),
+  ]);
   const fleet = new FleetEngines(url);
   let queue: RedisChunkQueue | undefined;
   return {

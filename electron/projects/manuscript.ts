@@ -1,6 +1,5 @@
 import { ApiError, BINARY_MANUSCRIPTS, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
 import { isMarkdownName, splitChapters, type ManuscriptChapter } from './chapters';
-import { readDocx } from './docx';
 import { readEpub } from './epub';
 import { UnreadableManuscript } from './zip';
 
@@ -60,7 +59,8 @@ async function chaptersOf(file: ManuscriptFile, extension: string, baseName: str
   if (!binary) return splitChapters(content, { markdown: isMarkdownName(file.name), untitled: baseName });
   try {
     const bytes = Buffer.from(content, 'base64');
-    return extension === 'docx' ? await readDocx(bytes, baseName) : readEpub(bytes, baseName);
+    // mammoth loads with the first Word manuscript
+    return extension === 'docx' ? await (await import('./docx')).readDocx(bytes, baseName) : readEpub(bytes, baseName);
   } catch (error) {
     if (error instanceof UnreadableManuscript) throw new ApiError('invalid_request', error.message);
     throw error;

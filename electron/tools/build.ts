@@ -4,7 +4,7 @@
  * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
-import { chmod } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 
 const common: BuildOptions = {
   bundle: true,
@@ -13,6 +13,9 @@ const common: BuildOptions = {
   sourcemap: true,
   logLevel: 'warning',
 };
+
+// chunk names carry a hash: the last build's would stay beside this one's (and be packaged)
+await Promise.all(['dist/chunks', 'dist/cli-chunks'].map((dir) => rm(dir, { recursive: true, force: true })));
 
 await Promise.all([
   build({
@@ -27,6 +30,9 @@ await Promise.all([
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     format: 'esm',
+    // what is imported dynamically (codecs, the Redis queue, Word manuscripts) loads when first used
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     packages: 'external',
   }),
   build({

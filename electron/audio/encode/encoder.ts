@@ -7,12 +7,9 @@ import { bitrateProblem } from '../../contract/formats';
 import type { Pcm } from '../pcm';
 import { encodeWav } from '../wav';
 import { AUDIO_FORMATS, FORMATS, encodedSampleRate, isAudioFormat, type AudioFormat } from './formats';
-import { mp3Sink } from './mp3-sink';
-import { oggOpusSink } from './ogg-opus-sink';
 import { rawSink } from './raw-sink';
 import { Resampler } from './resampler';
 import { concatBytes, type EncoderSink } from './sink';
-import { workerCodecSink } from './worker-codec-sink';
 
 export interface EncoderOptions {
   /** The rate of the samples that will be pushed (the voice's native rate). */
@@ -124,19 +121,23 @@ export async function* encodeStream(
   }
 }
 
-function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
+/**
+ * The codecs' libraries load with their first encoder: a gateway that only writes WAV never holds
+ * them (LAME, Opus and mediabunny's AAC and FLAC: about 20 MB of its memory).
+ */
+async function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
   switch (format) {
     case 'wav':
     case 'pcm':
-      return Promise.resolve(rawSink(sampleRate, format === 'wav'));
+      return rawSink(sampleRate, format === 'wav');
     case 'mp3':
-      return mp3Sink(sampleRate, kbps!);
+      return (await import('./mp3-sink')).mp3Sink(sampleRate, kbps!);
     case 'ogg':
-      return oggOpusSink(sampleRate, kbps! * 1000);
+      return (await import('./ogg-opus-sink')).oggOpusSink(sampleRate, kbps! * 1000);
     case 'flac':
     case 'm4a':
     case 'aac':
-      return workerCodecSink(format, sampleRate, kbps === undefined ? undefined : kbps * 1000);
+      return (await import('./worker-codec-sink')).workerCodecSink(format, sampleRate, kbps === undefined ? undefined : kbps * 1000);
   }
 }
 
