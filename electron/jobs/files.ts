@@ -1,4 +1,4 @@
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pcmBytes } from '../audio/wav';
 import { AUDIO_MEDIA, OUTPUT_FORMATS, type OutputFormat } from '../contract';
@@ -43,11 +43,21 @@ export class JobFiles {
   async removeOutputs(jobId: string): Promise<void> {
     await Promise.all(this.outputs(jobId).map((f) => rm(f, { force: true })));
   }
-  /** Removes a job's chunk audio (it is joined, or the job failed). */
+  /**
+   * Removes a job's chunk audio (it is joined, or the job failed), one file at a time, in the
+   * background of whatever else the gateway reads and writes: a recursive rm queues an unlink per
+   * file on libuv's four threads at once, and the first request of the player that opened the
+   * finished 1,000,000-character job (4,170 chunk files) waited 2.5 s behind them.
+   */
   async removeChunks(jobId: string): Promise<void> {
-    await rm(this.chunkDir(jobId), { recursive: true, force: true }).catch((error: Error) => {
-      console.warn(`Orator could not remove the chunks of job ${jobId}: ${error.message}`);
-    });
+    const dir = this.chunkDir(jobId);
+    try {
+      for (const name of await readdir(dir)) await rm(path.join(dir, name), { force: true });
+      await rm(dir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      console.warn(`Orator could not remove the chunks of job ${jobId}: ${(error as Error).message}`);
+    }
   }
   /** Removes everything a job that failed may have left: chunks, partial files, audio being written. */
   async removeWork(jobId: string): Promise<void> {
