@@ -57,8 +57,7 @@ async function main() {
   const gateway = await spawnGateway(['--data-dir', dataDir, '--workers', String(THREADS)]);
   const rss = new RssSampler(gateway.child.pid!);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // the voice-listing thread exits when idle
-    const idleRss = rss.sample();
+    const idleRss = await RssSampler.settled(gateway.child.pid!);
     console.log(`gateway RSS idle after start: ${mb(idleRss)}`);
     // warm both engines on every thread (WASM compiled, program cached) with jobs of a few chunks
     await timedJob(gateway, TEXT.slice(0, 3000));

@@ -67,6 +67,23 @@ export class RssSampler {
     return Number(kib ?? 0) * 1024;
   }
 
+  /**
+   * The resident set once start-up is over: when the process's thread count has not changed for
+   * 3 s (the voice-listing thread exits 2 s after its last listing, which takes longer on a busy
+   * machine than any fixed wait), at most 20 s after the call.
+   */
+  static async settled(pid: number): Promise<number> {
+    const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    let count = threads();
+    let since = performance.now();
+    for (const deadline = since + 20_000; performance.now() < deadline && performance.now() - since < 3_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = threads();
+      if (now !== count) [count, since] = [now, performance.now()];
+    }
+    return RssSampler.bytes(pid);
+  }
+
   sample(): number {
     const now = RssSampler.bytes(this.pid);
     this.max = Math.max(this.max, now);
