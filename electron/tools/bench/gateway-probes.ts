@@ -76,7 +76,7 @@ export class RssSampler {
     const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     let count = threads();
     let since = performance.now();
-    for (const deadline = since + 20_000; performance.now() < deadline && performance.now() - since < 3_000; ) {
+    for (const deadline = since + 20_000; performance.now() < deadline && performance.now() - since < 3_000;) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const now = threads();
       if (now !== count) [count, since] = [now, performance.now()];
