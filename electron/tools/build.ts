@@ -4,7 +4,8 @@
  * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 
 const common: BuildOptions = {
   bundle: true,
@@ -12,12 +13,11 @@ const common: BuildOptions = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // the files written, to remove the chunks of earlier builds afterwards
+  metafile: true,
 };
 
-// chunk names carry a hash: the last build's would stay beside this one's (and be packaged)
-await Promise.all(['dist/chunks', 'dist/cli-chunks'].map((dir) => rm(dir, { recursive: true, force: true })));
-
-await Promise.all([
+const results = await Promise.all([
   build({
     ...common,
     entryPoints: {
@@ -59,3 +59,13 @@ await Promise.all([
 ]);
 // run directly too (./dist/cli.mjs); npm links it as the `orator` bin
 await chmod('dist/cli.mjs', 0o755);
+
+// Chunk names carry a hash: an earlier build's would stay beside this one's, and be packaged. They
+// go after the build, not before it: a gateway started from dist/ meanwhile (a test running
+// `npm start` beside others) keeps finding the chunks it imports, which a build of the same
+// sources writes again under the same names.
+const written = new Set(results.flatMap((result) => Object.keys(result.metafile!.outputs).map((file) => path.resolve(file))));
+for (const dir of ['dist/chunks', 'dist/cli-chunks']) {
+  const stale = (await readdir(dir)).map((name) => path.resolve(dir, name)).filter((file) => !written.has(file));
+  await Promise.all(stale.map((file) => rm(file, { force: true })));
+}
