@@ -122,8 +122,8 @@ export async function* encodeStream(
 }
 
 /**
- * The codecs' libraries load with their first encoder: a gateway that only writes WAV never holds
- * them (LAME, Opus and mediabunny's AAC and FLAC: about 20 MB of its memory).
+ * The codecs' libraries (LAME, Opus, mediabunny's AAC and FLAC) load with the first encoder of
+ * their format: a gateway that only writes WAV never holds them (docs/performance.md, Memory).
  */
 async function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
   switch (format) {
