@@ -10,16 +10,13 @@ import type { Pcm } from '../audio/pcm';
 import { BACKGROUND_NICE } from './engine';
 import type { EmbeddedEngine, WorkerOptions, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
-import { espeakWasm } from './espeak-ng/wasm';
-import { fliteWasm } from './flite/wasi';
-import { gnuspeechWasm } from './gnuspeech/wasm';
-import { picoWasm } from './svox-pico/wasm';
 
-const engines: Record<string, EmbeddedEngine> = {
-  'espeak-ng': espeakWasm,
-  flite: fliteWasm,
-  'svox-pico': picoWasm,
-  gnuspeech: gnuspeechWasm,
+/** Each engine's module, imported by the first task that needs it: a thread holds only the engines it runs. */
+const engines: Record<string, () => Promise<EmbeddedEngine>> = {
+  'espeak-ng': async () => (await import('./espeak-ng/wasm')).espeakWasm,
+  flite: async () => (await import('./flite/wasi')).fliteWasm,
+  'svox-pico': async () => (await import('./svox-pico/wasm')).picoWasm,
+  gnuspeech: async () => (await import('./gnuspeech/wasm')).gnuspeechWasm,
 };
 
 /**
@@ -39,8 +36,9 @@ function lowerThisThreadsPriority(): void {
 if ((workerData as WorkerOptions | undefined)?.background) lowerThisThreadsPriority();
 
 export default async function run(task: WorkerTask) {
-  const engine = engines[task.engine];
-  if (!engine) throw new Error(`No in-thread engine "${task.engine}"`);
+  const load = engines[task.engine];
+  if (!load) throw new Error(`No in-thread engine "${task.engine}"`);
+  const engine = await load();
   return task.kind === 'voices' ? engine.voices() : transferred(await engine.synthesize(task.request));
 }
 
