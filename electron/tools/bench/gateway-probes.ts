@@ -52,6 +52,11 @@ export async function inlineMs(gateway: GatewayProcess, text: string): Promise<n
   return performance.now() - started;
 }
 
+/** A number from /proc/<pid>/status (Linux): `VmRSS` in kB, `Threads`; 0 where the field is absent. */
+function statusField(pid: number, name: string): number {
+  return Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
 /** Samples a process's resident set (VmRSS, Linux) every 100 ms; `peak()` is the highest sample so far. */
 export class RssSampler {
   private max = 0;
@@ -63,8 +68,7 @@ export class RssSampler {
   }
 
   static bytes(pid: number): number {
-    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kib ?? 0) * 1024;
+    return statusField(pid, 'VmRSS') * 1024;
   }
 
   /**
@@ -73,12 +77,12 @@ export class RssSampler {
    * machine than any fixed wait), at most 20 s after the call.
    */
   static async settled(pid: number): Promise<number> {
-    const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    let count = threads();
+    const deadline = performance.now() + 20_000;
+    let count = statusField(pid, 'Threads');
     let since = performance.now();
-    for (const deadline = since + 20_000; performance.now() < deadline && performance.now() - since < 3_000;) {
+    while (performance.now() - since < 3_000 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const now = threads();
+      const now = statusField(pid, 'Threads');
       if (now !== count) [count, since] = [now, performance.now()];
     }
     return RssSampler.bytes(pid);
