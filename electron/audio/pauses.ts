@@ -4,7 +4,7 @@
  * it; where no pause is near (a voice that runs sentences together), it stays at that estimate.
  */
 
-import { absolutePeak } from './peak';
+import { windowPeaks } from './peak';
 
 /** Analysis frames of 10 ms. */
 const FRAMES_PER_SECOND = 100;
@@ -34,8 +34,8 @@ export function splitAtPauses(samples: Int16Array, sampleRate: number, sentenceW
   const weights = sentenceWeights.some((w) => w > 0) ? sentenceWeights : sentenceWeights.map(() => 1);
   const total = weights.reduce((a, b) => a + b, 0);
   const frame = Math.max(1, Math.round(sampleRate / FRAMES_PER_SECOND));
-  const levels = frameLevels(samples, frame);
-  const silence = Math.min(FLOOR, Math.max(...levels, 0) * RELATIVE_SILENCE) || 1;
+  const levels = windowPeaks(samples, 0, frame);
+  const silence = Math.min(FLOOR, levels.reduce((a, b) => (a > b ? a : b), 0) * RELATIVE_SILENCE) || 1;
   const first = levels.findIndex((level) => level >= silence);
   if (first < 0) return splitByWeight(samples.length, weights);
   const last = levels.findLastIndex((level) => level >= silence);
@@ -58,15 +58,8 @@ export function splitAtPauses(samples: Int16Array, sampleRate: number, sentenceW
   return ranges;
 }
 
-/** Peak level of each frame. */
-function frameLevels(samples: Int16Array, frame: number): number[] {
-  const levels: number[] = [];
-  for (let i = 0; i < samples.length; i += frame) levels.push(absolutePeak(samples, i, Math.min(samples.length, i + frame)));
-  return levels;
-}
-
 /** Runs of silent frames strictly between the first and last speech frames, long enough to be pauses. */
-function pausesWithin(levels: number[], silence: number, first: number, last: number): Pause[] {
+function pausesWithin(levels: Uint16Array, silence: number, first: number, last: number): Pause[] {
   const pauses: Pause[] = [];
   let runStart = -1;
   for (let f = first; f <= last; f++) {

@@ -1,4 +1,4 @@
-import { absolutePeak } from './peak';
+import { absolutePeak, windowPeaks } from './peak';
 
 /** Waveform peaks computed while audio streams past, so players never decode hours of audio: the finest level's rate. */
 export const PEAKS_PER_SECOND = 50;
@@ -43,14 +43,22 @@ export class PeakLevels {
   }
 
   push(samples: Int16Array): void {
-    // window by window, not sample by sample: this runs over every sample of hours of audio
-    let i = 0;
-    while (i < samples.length) {
-      const end = Math.min(samples.length, i + this.window - this.filled);
-      this.current = absolutePeak(samples, i, end, this.current);
-      this.filled += end - i;
-      i = end;
-      if (this.filled === this.window) this.flushBase();
+    // the window the last push began, then the whole windows at once, and the start of the next
+    const head = Math.min(samples.length, this.window - this.filled);
+    this.current = absolutePeak(samples, 0, head, this.current);
+    this.filled += head;
+    if (this.filled < this.window) return;
+    this.flushBase();
+    const peaks = windowPeaks(samples, head, this.window);
+    const tail = (samples.length - head) % this.window;
+    const whole = tail > 0 ? peaks.length - 1 : peaks.length;
+    for (let k = 0; k < whole; k++) {
+      this.current = peaks[k]!;
+      this.flushBase();
+    }
+    if (tail > 0) {
+      this.current = peaks[whole]!;
+      this.filled = tail;
     }
   }
 
