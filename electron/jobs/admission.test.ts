@@ -91,8 +91,8 @@ describe('admitJob', () => {
     await admit(10, undefined, diskWithFree(MIN_FREE + needed));
   });
 
-  it('estimates a WAV job as two copies of 16-bit samples at 0.1 s per character (chunk files and WAV), less at a faster rate', () => {
-    expect(estimateAudioBytes(1000, 1, 22050, WAV_OUTPUT)).toBe(2 * 1000 * 0.1 * 22050 * 2);
+  it('estimates a WAV job as its 16-bit samples at 0.1 s per character (no chunk files: they go into it in turn), less at a faster rate', () => {
+    expect(estimateAudioBytes(1000, 1, 22050, WAV_OUTPUT)).toBe(1000 * 0.1 * 22050 * 2);
     expect(estimateAudioBytes(1000, 2, 22050, WAV_OUTPUT)).toBe(estimateAudioBytes(1000, 1, 22050, WAV_OUTPUT) / 2);
   });
 

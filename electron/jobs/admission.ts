@@ -45,14 +45,18 @@ function encodedBytesPerSecond(output: JobOutput, sampleRate: number): number {
 }
 
 /**
- * The disk a job needs at most while it runs: its chunk files (16-bit samples at the voice's rate,
- * kept until it is done so that a restart never synthesizes them again) plus its file in its
- * format and, when kept beside it, its WAV; for its characters at its speaking rate.
+ * The disk a job needs at most while it runs, for its characters at its speaking rate: its file in
+ * its format and, when kept beside it, its WAV; plus, for a job in another format than WAV, its
+ * chunk files (16-bit samples at the voice's rate, kept until it is done: an encoder starts again
+ * from the first chunk after a restart). A WAV job's chunks go into its WAV as they arrive in
+ * turn; the few ahead of their turn wait in files, which every write's check of the free minimum
+ * covers (docs/api.md#disk-space).
  */
 export function estimateAudioBytes(characters: number, rate: number, sampleRate: number, output: JobOutput): number {
   const seconds = characters * (SECONDS_PER_CHARACTER / rate);
-  const chunkFiles = 2 * sampleRate;
-  const keptWav = output.keepWav && output.format !== 'wav' ? 2 * sampleRate : 0;
+  const samples = 2 * sampleRate;
+  const chunkFiles = output.format === 'wav' ? 0 : samples;
+  const keptWav = output.keepWav && output.format !== 'wav' ? samples : 0;
   return Math.ceil(seconds * (chunkFiles + encodedBytesPerSecond(output, sampleRate) + keptWav));
 }
 

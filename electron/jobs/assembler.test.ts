@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseWav, WAV_HEADER_BYTES } from '../audio/wav';
 import { normalisedPeak } from '../audio/peak-levels';
@@ -7,6 +7,7 @@ import { decodeIndependently } from '../testing/decoders';
 import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
 import type { JobOutput } from './admission';
 import { JobAssembler } from './assembler';
+import { PARTIAL } from './files';
 import type { WrittenAudio } from './audio-writer';
 import { readPeaks } from './peaks-file';
 
@@ -63,8 +64,21 @@ async function save(id: string, idx: number, length: number, tell = true): Promi
   const samples = new Int16Array(length).fill(100 * (idx + 1));
   await h.runner.files.writeChunk(id, idx, samples);
   h.store.chunkDone(id, idx, { samples: samples.length, sampleRate: RATE, sentences: null });
-  if (tell) assembler.chunkSaved(id, { idx, samples });
+  if (tell) assembler.chunkSaved(id);
 }
+
+/** Offers chunk idx as the runner does when it is synthesized (the job has its rate); resolves whether it was joined (and recorded). */
+function offer(id: string, idx: number, length: number): Promise<boolean> {
+  h.store.claimSampleRate(id, RATE);
+  const samples = new Int16Array(length).fill(100 * (idx + 1));
+  const record = () => h.store.chunkDone(id, idx, { samples: length, sampleRate: RATE, sentences: null }, true);
+  return assembler.offer(id, idx, samples, record);
+}
+
+const wavSamples = async (file: string) => {
+  const wav = await readFile(file);
+  return [...new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, parseWav(wav).dataBytes / 2)];
+};
 
 const audioFiles = async (id: string) =>
   (await readdir(h.runner.files.audioDir()))
@@ -129,6 +143,67 @@ describe('JobAssembler', () => {
     expect((failed.get(id) as NodeJS.ErrnoException).code).toBe('ENOENT');
     expect(done.size).toBe(0);
     expect(existsSync(h.runner.files.audioFile(id, 'wav'))).toBe(false);
+  });
+
+  it("joins a WAV job's chunks that arrive in turn without chunk files, and removes those that waited", async () => {
+    const id = await job(4);
+    expect(await offer(id, 1, 2)).toBe(false); // ahead of its turn: to its file
+    await save(id, 1, 2, false);
+    expect(await offer(id, 0, 3)).toBe(true);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 1, chunks_done: 2 });
+    assembler.chunkSaved(id);
+    await expect.poll(() => h.store.get(id)!.joined_chunks).toBe(2);
+    expect(existsSync(h.runner.files.chunkFile(id, 1))).toBe(false);
+    expect(await Promise.all([offer(id, 2, 4), offer(id, 3, 1)])).toEqual([true, true]);
+    await anyEnd;
+    expect(existsSync(h.runner.files.chunkDir(id)) && (await readdir(h.runner.files.chunkDir(id))).length).toBeFalsy();
+    const pause = new Array<number>(PAUSE).fill(0);
+    expect(await wavSamples(h.runner.files.audioFile(id, 'wav'))).toEqual([
+      ...[100, 100, 100, ...pause, 200, 200, ...pause, 300, 300, 300, 300, ...pause, 400],
+    ]);
+  });
+
+  it('resumes a WAV job after the chunks its partial WAV holds, and its peaks with them', async () => {
+    const id = await job(3);
+    expect(await offer(id, 0, RATE)).toBe(true);
+    expect(await offer(id, 1, RATE)).toBe(true);
+    await assembler.stopAll(); // a stop: the partial WAV stays
+    const restarted = new JobAssembler(
+      { store: h.store, files: h.runner.files, disk: h.disk },
+      { done: async () => settled(), failed: () => settled() },
+    );
+    await restarted.takeUp(id);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 2, chunks_done: 2 });
+    await save(id, 2, RATE / 2, false);
+    restarted.chunkSaved(id);
+    await anyEnd;
+    const samples = await wavSamples(h.runner.files.audioFile(id, 'wav'));
+    const pause = new Array<number>(PAUSE).fill(0);
+    expect(samples).toEqual([
+      ...new Array<number>(RATE).fill(100),
+      ...pause,
+      ...new Array<number>(RATE).fill(200),
+      ...pause,
+      ...new Array<number>(RATE / 2).fill(300),
+    ]);
+    const peaks = await readPeaks(h.runner.files.peaksFile(id));
+    expect(peaks.duration_s).toBe(samples.length / RATE);
+    expect(peaks.peaks.slice(0, 2)).toEqual([normalisedPeak(100), normalisedPeak(100)]);
+    expect(Math.max(...peaks.peaks)).toBe(normalisedPeak(300));
+  });
+
+  it('takes up a WAV cut short (a power loss) as far as it holds whole chunks: the rest is synthesized again', async () => {
+    const id = await job(3);
+    for (const idx of [0, 1, 2]) expect(await offer(id, idx, 100)).toBe(true);
+    await anyEnd;
+    // as if it had been a partial WAV whose last writes were lost: into the second chunk
+    const wav = h.runner.files.audioFile(id, 'wav');
+    await truncate(wav, WAV_HEADER_BYTES + 2 * (100 + PAUSE + 50));
+    await rename(wav, wav + PARTIAL);
+    h.store.transition(id, 'queued');
+    await assembler.takeUp(id);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 1, chunks_done: 1 });
+    expect(h.store.chunks(id).map((c) => c.done)).toEqual([1, 0, 0]);
   });
 
   it('stops a dropped job without finishing it', async () => {

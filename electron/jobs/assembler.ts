@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { int16View } from '../audio/wav';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { int16View, WAV_HEADER_BYTES } from '../audio/wav';
 import { JobAudioWriter, type WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
-import type { JobFiles } from './files';
-import type { JobStore } from './store';
+import { PARTIAL, type JobFiles } from './files';
+import type { ChunkLayout, JobRow, JobStore } from './store';
 
 /**
  * Jobs whose audio is written at once. Each holds open files and an encoder (AAC and FLAC: a
@@ -21,15 +21,30 @@ export interface AssemblyEvents {
 
 interface Assembly {
   id: string;
-  /** The first chunk not yet written. */
+  /** A WAV job: its joined chunks are recorded, their files go, and it resumes its WAV after them. */
+  resumable: boolean;
+  /** The first chunk not yet in the job's audio. */
   next: number;
+  /** The chunk being appended, if one is. */
+  appending?: number;
   writer?: JobAudioWriter;
-  /** The samples of chunk `next` if they were just saved, to spare reading them back. */
-  fresh?: { idx: number; samples: Int16Array };
+  /** A chunk handed over as it was synthesized, without a chunk file, for its turn. */
+  offered?: Offer;
+  /** The offered chunk being appended. */
+  joining?: Offer;
   running?: Promise<void>;
   /** A chunk was saved while the writing ran: look again before stopping. */
   again: boolean;
   stopped: boolean;
+}
+
+interface Offer {
+  idx: number;
+  samples: Int16Array;
+  /** Records the chunk as done and joined, once it is in the WAV. */
+  record(): void;
+  /** true: joined and recorded; false: not taken, it goes to its chunk file. */
+  settle(joined: boolean): void;
 }
 
 /** Silence after a chunk, in samples: none after the last. Timings (timings.ts) follow this join. */
@@ -40,9 +55,13 @@ export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): 
 /**
  * Joins each job's chunks into its audio as they arrive, in order, with the pauses between them:
  * each chunk's samples go through the job's writer once, while later chunks are still being
- * synthesized, so finishing a job never reads its gigabytes again. Chunks that arrive ahead of
- * their turn wait in their chunk files. A job taken up after a stop or crash starts its audio
- * again from its first chunk: an encoder's state cannot be saved, its chunk files can.
+ * synthesized, so finishing a job never reads its gigabytes again.
+ *
+ * A WAV job's chunk that arrives in its turn goes straight into the WAV, without a chunk file; a
+ * chunk that arrives ahead of its turn waits in its chunk file, which goes once it is joined. The
+ * job records how many of its first chunks its WAV holds (`joined_chunks`), and a job taken up
+ * after a stop or crash resumes its WAV after them. A job in another format starts its audio again
+ * from its first chunk (an encoder's state cannot be saved) and keeps every chunk file until done.
  */
 export class JobAssembler {
   private readonly assemblies = new Map<string, Assembly>();
@@ -53,15 +72,41 @@ export class JobAssembler {
     private readonly events: AssemblyEvents,
   ) {}
 
-  /** A chunk of the job was saved (or, with nothing, the job was taken up): writes what is now in order. */
-  chunkSaved(jobId: string, fresh?: { idx: number; samples: Int16Array }): void {
-    let assembly = this.assemblies.get(jobId);
-    if (!assembly) {
-      assembly = { id: jobId, next: 0, again: false, stopped: false };
-      this.assemblies.set(jobId, assembly);
-    }
-    if (fresh?.idx === assembly.next) assembly.fresh = fresh;
-    this.kick(assembly);
+  /**
+   * A job taken up after a stop or crash: keeps as much of its partial WAV as holds whole chunks
+   * and their pauses (all it had joined, unless the file was cut short), to resume after them.
+   */
+  async takeUp(jobId: string): Promise<void> {
+    const { store, files } = this.deps;
+    const job = store.get(jobId)!;
+    if (job.joined_chunks === 0) return;
+    const size = await stat(files.audioFile(jobId, 'wav') + PARTIAL).then(
+      (s) => s.size,
+      () => 0,
+    );
+    const ends = joinedEnds(store.chunkLayouts(jobId, job.joined_chunks), job);
+    const whole = ends.findLastIndex((end) => WAV_HEADER_BYTES + end <= size) + 1;
+    if (whole < job.joined_chunks) store.unjoin(jobId, whole);
+  }
+
+  /**
+   * A WAV job's chunk as it is synthesized: joined into the WAV and recorded (`record`) if it is
+   * the next in turn, once the chunk before it is written. Resolves false if it is not taken: it
+   * goes to its chunk file then.
+   */
+  offer(jobId: string, idx: number, samples: Int16Array, record: () => void): Promise<boolean> {
+    const assembly = this.assemblyOf(jobId);
+    const turn = assembly.appending !== undefined ? assembly.appending + 1 : assembly.next;
+    if (!assembly.resumable || assembly.stopped || assembly.offered || idx !== turn) return Promise.resolve(false);
+    return new Promise((settle) => {
+      assembly.offered = { idx, samples, record, settle };
+      this.kick(assembly);
+    });
+  }
+
+  /** A chunk of the job was saved to its file (or, with nothing, the job was taken up): writes what is now in order. */
+  chunkSaved(jobId: string): void {
+    this.kick(this.assemblyOf(jobId));
   }
 
   /** Stops writing a job's audio (it failed or was cancelled); resolves once its files are closed. */
@@ -73,6 +118,17 @@ export class JobAssembler {
   /** Stops writing every job's audio (a shutdown); the partial files stay until the job is taken up again. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.assemblies.values()].map((assembly) => this.stop(assembly)));
+  }
+
+  private assemblyOf(jobId: string): Assembly {
+    let assembly = this.assemblies.get(jobId);
+    if (!assembly) {
+      const job = this.deps.store.get(jobId);
+      const resumable = job?.format === 'wav';
+      assembly = { id: jobId, resumable, next: resumable ? job.joined_chunks : 0, again: false, stopped: false };
+      this.assemblies.set(jobId, assembly);
+    }
+    return assembly;
   }
 
   private kick(assembly: Assembly): void {
@@ -93,42 +149,60 @@ export class JobAssembler {
     } catch (error) {
       if (!assembly.stopped) this.events.failed(assembly.id, error);
     } finally {
-      // at once, in the same turn as the last look for ready chunks: a chunk saved later starts a new run
+      // at once, in the same turn as the last look for ready chunks: a chunk saved or offered
+      // later starts a new run
       assembly.running = undefined;
+      assembly.appending = undefined;
+      for (const unjoined of [assembly.joining, assembly.offered]) unjoined?.settle(false);
+      assembly.joining = assembly.offered = undefined;
     }
   }
 
-  /** Writes the chunks that are next in order and saved; finishes the job after its last one. */
+  /** Writes the chunks that are next in order and saved or offered; finishes the job after its last one. */
   private async writeReadyChunks(assembly: Assembly): Promise<void> {
-    const { store, files, disk } = this.deps;
+    const { store, files } = this.deps;
     const job = store.get(assembly.id);
     if (!job) return;
     while (!assembly.stopped) {
-      if (assembly.next === job.chunks_total) return this.finish(assembly);
-      const chunk = store.chunkLayout(assembly.id, assembly.next);
-      if (!chunk?.done) return;
-      if (!assembly.writer) {
-        if (this.openWriters >= MAX_OPEN_WRITERS) {
-          assembly.fresh = undefined; // a waiting job reads its chunks back when its turn comes
-          return;
-        }
-        this.openWriters++;
-        try {
-          assembly.writer = await JobAudioWriter.open(files, job, job.sample_rate!, disk);
-        } catch (error) {
-          this.writerClosed();
-          throw error;
-        }
-      }
-      const fresh = assembly.fresh?.idx === chunk.idx ? assembly.fresh.samples : undefined;
-      assembly.fresh = undefined;
-      await assembly.writer.append(fresh ?? int16View(await readFile(files.chunkFile(assembly.id, chunk.idx))));
+      const chunk = assembly.next < job.chunks_total ? store.chunkLayout(assembly.id, assembly.next) : undefined;
+      if (chunk && !chunk.done && assembly.offered?.idx !== chunk.idx) return;
+      if (!assembly.writer && !(await this.openWriter(assembly, job))) return;
+      if (!chunk) return this.finish(assembly);
+      // taken: the chunk after it may be offered while it is appended
+      const offered = assembly.offered?.idx === chunk.idx ? assembly.offered : undefined;
+      assembly.joining = offered;
+      assembly.offered = undefined;
+      assembly.appending = chunk.idx;
+      const file = files.chunkFile(assembly.id, chunk.idx);
+      await assembly.writer!.append(offered?.samples ?? int16View(await readFile(file)));
       const pause = pauseAfter(chunk.pause_ms, chunk.idx === job.chunks_total - 1, job.sample_rate!);
-      if (pause > 0) await assembly.writer.append(new Int16Array(pause));
+      if (pause > 0) await assembly.writer!.append(new Int16Array(pause));
+      if (offered) {
+        offered.record();
+      } else if (assembly.resumable) {
+        store.joined(assembly.id, chunk.idx + 1);
+        await rm(file, { force: true });
+      }
       assembly.next++;
+      assembly.appending = undefined;
+      assembly.joining = undefined;
+      offered?.settle(true);
     }
   }
 
+  /** Opens the job's writer if a slot is free (false: it waits for one), resuming a WAV after its joined chunks. */
+  private async openWriter(assembly: Assembly, job: JobRow): Promise<boolean> {
+    if (this.openWriters >= MAX_OPEN_WRITERS) return false;
+    this.openWriters++;
+    const joinedBytes = assembly.next > 0 ? joinedEnds(this.deps.store.chunkLayouts(job.id, assembly.next), job).at(-1)! : 0;
+    try {
+      assembly.writer = await JobAudioWriter.open(this.deps.files, job, job.sample_rate!, this.deps.disk, joinedBytes);
+    } catch (error) {
+      this.writerClosed();
+      throw error;
+    }
+    return true;
+  }
   private async finish(assembly: Assembly): Promise<void> {
     const audio = await assembly.writer!.finish();
     if (assembly.stopped) return; // cancelled meanwhile: whoever stopped it removes the files
@@ -143,7 +217,9 @@ export class JobAssembler {
     this.forget(assembly);
   }
 
+  /** The job's audio is finished or stopped: nothing more is written (a run that was told of a chunk meanwhile ends). */
   private forget(assembly: Assembly): void {
+    assembly.stopped = true;
     if (this.assemblies.get(assembly.id) !== assembly) return;
     this.assemblies.delete(assembly.id);
     if (assembly.writer) {
@@ -162,4 +238,12 @@ export class JobAssembler {
       if (!waiting.writer) this.kick(waiting);
     }
   }
+}
+
+/** Where each of the given first chunks of a job ends in its WAV's samples, in bytes (with the pause after it). */
+function joinedEnds(chunks: ChunkLayout[], job: Pick<JobRow, 'chunks_total' | 'sample_rate'>): number[] {
+  let end = 0;
+  return chunks.map(
+    (chunk) => (end += 2 * (chunk.samples! + pauseAfter(chunk.pause_ms, chunk.idx === job.chunks_total - 1, job.sample_rate!))),
+  );
 }

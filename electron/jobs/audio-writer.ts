@@ -1,7 +1,7 @@
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import { createEncoder, type StreamingEncoder } from '../audio/encode/encoder';
-import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
+import { int16View, pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
@@ -16,6 +16,9 @@ export interface WrittenAudio {
   dataBytes: number;
 }
 
+/** Samples read back at a time to make the peaks of a resumed WAV again. */
+const RESUME_PIECE_BYTES = 1 << 20;
+
 /** A file written front to back under its temporary name. */
 class PartialFile {
   private position = 0;
@@ -27,6 +30,30 @@ class PartialFile {
 
   static async create(file: string): Promise<PartialFile> {
     return new PartialFile(file, await open(file + PARTIAL, 'w', PRIVATE_FILE_MODE));
+  }
+
+  /** The partial file as far as `size`: whatever was written after it goes. */
+  static async reopen(file: string, size: number): Promise<PartialFile> {
+    const handle = await open(file + PARTIAL, 'r+');
+    const reopened = new PartialFile(file, handle);
+    try {
+      await handle.truncate(size);
+    } catch (error) {
+      await reopened.close();
+      throw error;
+    }
+    reopened.position = size;
+    return reopened;
+  }
+
+  /** Reads [start, end) a piece at a time. */
+  async *pieces(start: number, end: number, pieceBytes: number): AsyncGenerator<Buffer> {
+    for (let at = start; at < end; at += pieceBytes) {
+      const piece = Buffer.alloc(Math.min(pieceBytes, end - at));
+      const { bytesRead } = await this.handle.read(piece, 0, piece.length, at);
+      if (bytesRead < piece.length) throw new Error(`${this.file}${PARTIAL} ends at ${at + bytesRead} bytes, before ${end}.`);
+      yield piece;
+    }
   }
 
   get size(): number {
@@ -74,11 +101,16 @@ export class JobAudioWriter {
     private readonly files: { peaks: PeaksFileWriter; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
   ) {}
 
+  /**
+   * `joinedBytes`: a WAV job taken up again, whose partial WAV holds that many bytes of samples
+   * already: its writing resumes after them, and its peaks are made again from them.
+   */
   static async open(
     files: JobFiles,
     job: Pick<JobRow, 'id' | 'format' | 'bitrate_kbps' | 'keep_wav'>,
     sampleRate: number,
     disk: DiskBudget,
+    joinedBytes = 0,
   ): Promise<JobAudioWriter> {
     const encoder =
       job.format === 'wav' ? undefined : await createEncoder(job.format, { sampleRate, bitrateKbps: job.bitrate_kbps ?? undefined });
@@ -87,7 +119,10 @@ export class JobAudioWriter {
     let peaks: PeaksFileWriter | undefined;
     try {
       peaks = await PeaksFileWriter.create(files.peaksFile(job.id), sampleRate);
-      if (!encoder || job.keep_wav) {
+      if (joinedBytes > 0) {
+        wav = await PartialFile.reopen(files.audioFile(job.id, 'wav'), WAV_HEADER_BYTES + joinedBytes);
+        for await (const piece of wav.pieces(WAV_HEADER_BYTES, wav.size, RESUME_PIECE_BYTES)) await peaks.push(int16View(piece));
+      } else if (!encoder || job.keep_wav) {
         wav = await PartialFile.create(files.audioFile(job.id, 'wav'));
         // the real lengths are written over it at the end
         await wav.append(wavHeader(sampleRate, 0));
@@ -97,11 +132,13 @@ export class JobAudioWriter {
       await Promise.all([encoder?.close(), wav?.close(), peaks?.close()]);
       throw error;
     }
-    return new JobAudioWriter(sampleRate, disk, {
+    const writer = new JobAudioWriter(sampleRate, disk, {
       peaks,
       wav,
       encoded: encoder && encoded ? { file: encoded, encoder } : undefined,
     });
+    writer.dataBytes = joinedBytes;
+    return writer;
   }
 
   /**

@@ -32,6 +32,13 @@ const chunkStates = () => {
   return rows;
 };
 
+const joinedChunks = (jobId: string) => {
+  const db = new Database(path.join(dataDir, 'orator.db'), { readonly: true });
+  const { joined_chunks } = db.prepare('SELECT joined_chunks FROM jobs WHERE id = ?').get(jobId) as { joined_chunks: number };
+  db.close();
+  return joined_chunks;
+};
+
 async function allFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
@@ -66,6 +73,11 @@ describe('crash recovery', () => {
     const finishedBefore = beforeRestart.filter((c) => c.done);
     expect(finishedBefore.length).toBeGreaterThan(0);
     expect(finishedBefore.length).toBeLessThan(beforeRestart.length);
+    // the first WAV job's first chunks went straight into its WAV, without chunk files: it resumes after them
+    const joined = joinedChunks(ids[0]!);
+    expect(joined).toBeGreaterThan(0);
+    const chunkFiles = await readdir(path.join(dataDir, 'chunks', ids[0]!)).catch(() => []);
+    expect(chunkFiles.filter((name) => Number.parseInt(name, 10) < joined)).toEqual([]);
 
     const second = await spawnGateway(['--data-dir', dataDir, '--workers', '2']);
     children.push(second);

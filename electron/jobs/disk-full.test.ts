@@ -90,26 +90,27 @@ describe('a full disk', () => {
   it('refuses a job whose audio cannot fit with 507 insufficient_storage', async () => {
     gateway = await start();
     expect(existsSync(outside(RESERVE_FILE))).toBe(true);
-    // 100,000 characters at 22,050 Hz: up to 882,000,000 bytes (841.1 MiB) by the estimate, on a 64 MiB disk
+    // 100,000 characters at 22,050 Hz: up to 441,000,000 bytes (420.6 MiB) by the estimate, on a 64 MiB disk
     const response = await queue(prose(100_000));
     expect(response.status).toBe(507);
     const { error } = (await response.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('insufficient_storage');
-    expect(error.message).toMatch(/needs up to 841\.1 MB .* MB are free, of which 4\.0 MB must stay free/);
+    expect(error.message).toMatch(/needs up to 420\.6 MB .* MB are free, of which 4\.0 MB must stay free/);
   });
 
-  it('estimates each format: a text too long for the disk as WAV fits as MP3, not with its WAV kept', async () => {
-    // a length whose WAV estimate passes the room by a fifth: its MP3 estimate is 23% smaller
+  it('estimates each format: a text too long for the disk as MP3 (its chunk files and its file) fits as WAV', async () => {
+    // a length whose MP3 estimate passes the room by a fifth: its WAV estimate is 35% smaller
     const room = (await free()) - 4 * MB;
-    const chars = Math.ceil((1.2 * room) / estimateAudioBytes(1, 1, 22050, { format: 'wav', bitrateKbps: undefined, keepWav: false }));
+    const chars = Math.ceil((1.2 * room) / estimateAudioBytes(1, 1, 22050, { format: 'mp3', bitrateKbps: 128, keepWav: false }));
     const text = prose(chars);
-    expect((await queue(text)).status).toBe(507);
+    expect((await queue(text, { format: 'mp3' })).status).toBe(507);
     expect((await queue(text, { format: 'mp3', keep_wav: true })).status).toBe(507);
-    const mp3 = await queue(text, { format: 'mp3' });
-    expect(mp3.status).toBe(202);
-    const { job_id } = (await mp3.json()) as { job_id: string };
+    const wav = await queue(text);
+    expect(wav.status).toBe(202);
+    const { job_id } = (await wav.json()) as { job_id: string };
     await gateway!.api(`/api/v1/tts/jobs/${job_id}`, { method: 'DELETE' });
     await expect.poll(() => existsSync(outside('chunks', job_id))).toBe(false);
+    await expect.poll(() => existsSync(outside('audio', `${job_id}.wav.partial`))).toBe(false);
   });
 
   it('fails a running job with disk_full when another program fills the disk, frees its chunks, keeps serving', async () => {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,10 +84,8 @@ describe('failure isolation', () => {
     gateway.pauseQueue();
     const response = await queue(gateway, { text: prose(3000) });
     const { job_id } = (await response.json()) as { job_id: string };
-    // the third chunk's audio goes to /dev/full, which answers every write with ENOSPC
-    const chunkDir = path.join(gateway.dataDir, 'chunks', job_id);
-    await mkdir(chunkDir, { recursive: true });
-    await symlink('/dev/full', path.join(chunkDir, '000002.pcm.partial'));
+    // the job's WAV goes to /dev/full, which answers every write with ENOSPC
+    await symlink('/dev/full', path.join(gateway.dataDir, 'audio', `${job_id}.wav.partial`));
     gateway.resumeQueue();
 
     const job = (await waitForJob(gateway, job_id)) as { status: string; error?: { code: string; message: string } };

@@ -71,7 +71,10 @@ export class JobRunner extends EventEmitter<JobChanges> {
     await mkdir(this.files.audioDir(), { recursive: true, mode: PRIVATE_DIR_MODE });
     const { store } = this.options;
     for (const id of store.idsInStates(['running'])) store.transition(id, 'queued');
-    for (const id of store.idsInStates(['queued'])) this.activate(store.get(id)!);
+    for (const id of store.idsInStates(['queued'])) {
+      await this.assembler.takeUp(id);
+      this.activate(store.get(id)!);
+    }
   }
 
   /**
@@ -187,24 +190,30 @@ export class JobRunner extends EventEmitter<JobChanges> {
   }
 
   /**
-   * Saves a chunk's audio, at the job's rate where the job has one already (a chunk of another
-   * voice in SSML), records it and hands it to the job's audio; the last chunk's audio ends the job.
+   * Records a chunk's audio, at the job's rate where the job has one already (a chunk of another
+   * voice in SSML), and hands it to the job's audio: straight into a WAV job's WAV when it is the
+   * next in turn, else through its chunk file. The last chunk's audio ends the job.
    */
   private async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
     const { store, disk } = this.options;
     // a read once the job has its rate; the write only until then
     const jobRate = store.get(id)?.sample_rate ?? store.claimSampleRate(id, produced.sampleRate);
     const pcm = { sampleRate: jobRate, samples: await resampleWhole(produced.samples, produced.sampleRate, jobRate) };
-    await disk.assertRoomToWrite(pcm.samples.byteLength);
-    await this.files.writeChunk(id, chunk.idx, pcm.samples);
-    if (signal.aborted) return;
-    store.chunkDone(id, chunk.idx, {
+    const audio = {
       samples: pcm.samples.length,
       sampleRate: pcm.sampleRate,
       sentences: sentenceSamples(chunk.text, parseSpans(chunk.sentences), pcm),
-    });
-    this.emit('job', { type: 'progress', job: store.get(id)! });
-    this.assembler.chunkSaved(id, { idx: chunk.idx, samples: pcm.samples });
+    };
+    const record = (joined: boolean) => {
+      store.chunkDone(id, chunk.idx, audio, joined);
+      this.emit('job', { type: 'progress', job: store.get(id)! });
+    };
+    if (signal.aborted || (await this.assembler.offer(id, chunk.idx, pcm.samples, () => record(true)))) return;
+    await disk.assertRoomToWrite(pcm.samples.byteLength);
+    await this.files.writeChunk(id, chunk.idx, pcm.samples);
+    if (signal.aborted) return;
+    record(false);
+    this.assembler.chunkSaved(id);
   }
 
   /** The job's audio is complete: it is done, and its chunk files go. */

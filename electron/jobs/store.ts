@@ -37,6 +37,8 @@ export interface JobRow {
   bitrate_kbps: number | null;
   /** 1: a job in another format keeps its WAV beside it. */
   keep_wav: 0 | 1;
+  /** A WAV job's first chunks already in its partial WAV (their chunk files are gone); 0 for other formats. */
+  joined_chunks: number;
 }
 
 export interface ChunkRow {
@@ -231,6 +233,35 @@ export class JobStore {
       ChunkLayout | undefined;
   }
 
+  /** The layout of a job's first `count` chunks. */
+  chunkLayouts(jobId: string, count: number): ChunkLayout[] {
+    return this.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx < ? ORDER BY idx').all(
+      jobId,
+      count,
+    ) as ChunkLayout[];
+  }
+
+  /** A WAV job's first `count` chunks are in its partial WAV. */
+  joined(jobId: string, count: number): void {
+    this.prepare('UPDATE jobs SET joined_chunks = ? WHERE id = ?').run(count, jobId);
+  }
+
+  /**
+   * Only the first `count` chunks of the job's partial WAV survived (it was cut short: a power
+   * loss): the chunks after them that were in it are synthesized again.
+   */
+  unjoin(jobId: string, count: number): void {
+    this.db.transaction(() => {
+      const { joined_chunks: joined } = this.get(jobId)!;
+      this.prepare('UPDATE chunks SET done = 0, samples = NULL, sentence_samples = NULL WHERE job_id = ? AND idx >= ? AND idx < ?').run(
+        jobId,
+        count,
+        joined,
+      );
+      this.prepare('UPDATE jobs SET joined_chunks = ?, chunks_done = chunks_done - ? WHERE id = ?').run(count, joined - count, jobId);
+    })();
+  }
+
   /** What the sentence timings of a job are computed from, chunk by chunk. */
   timingLayout(jobId: string): ChunkTimingLayout[] {
     const rows = this.prepare(
@@ -302,10 +333,16 @@ export class JobStore {
   }
 
   /**
-   * Records a finished chunk (its audio file is already in place) with where its sentences are in
-   * its audio, and returns the job's new count.
+   * Records a finished chunk (its audio is in place: in its chunk file, or `joined` into the job's
+   * WAV, the chunks before it too) with where its sentences are in its audio, and returns the job's
+   * new count.
    */
-  chunkDone(jobId: string, idx: number, audio: { samples: number; sampleRate: number; sentences: SampleRange[] | null }): number {
+  chunkDone(
+    jobId: string,
+    idx: number,
+    audio: { samples: number; sampleRate: number; sentences: SampleRange[] | null },
+    joined = false,
+  ): number {
     const { samples, sampleRate, sentences } = audio;
     return this.db.transaction(() => {
       const changed = this.prepare(
@@ -317,6 +354,7 @@ export class JobStore {
           jobId,
         );
       }
+      if (joined) this.joined(jobId, idx + 1);
       return (this.prepare('SELECT chunks_done FROM jobs WHERE id = ?').get(jobId) as { chunks_done: number }).chunks_done;
     })();
   }

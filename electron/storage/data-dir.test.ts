@@ -29,7 +29,8 @@ describe('the data folder', () => {
     const gateway = await gateways.start({ dataDir });
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     const text = 'A sentence of a long chapter, said again and again. '.repeat(100);
-    const queued = await gateway.post('/api/v1/tts/synthesize', { text });
+    // an MP3 job keeps its chunk files while it runs (a WAV job's chunks that arrive in turn have none)
+    const queued = await gateway.post('/api/v1/tts/synthesize', { text, format: 'mp3' });
     const { job_id } = (await queued.json()) as { job_id: string };
     // chunk files exist only while the job runs: look at them then
     const chunkModes = new Set<number>();
@@ -56,7 +57,7 @@ describe('the data folder', () => {
       'api-key',
       'instance-id',
       'gateway.lock',
-      `audio/${job_id}.wav`,
+      `audio/${job_id}.mp3`,
       'logs/requests.jsonl',
     ]) {
       expect([name, found.get(name)]).toEqual([name, 0o600]);

@@ -91,4 +91,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX project_chapters_by_job ON project_chapters (job_id);
   `,
+  // 8: how many of a WAV job's first chunks are in its partial WAV: their chunk files are gone, and
+  // a job taken up again resumes its WAV after them (jobs/assembler.ts)
+  `
+  ALTER TABLE jobs ADD COLUMN joined_chunks INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
