@@ -15,7 +15,8 @@ describe('windowPeaks', () => {
     for (const window of [1, 7, 8, 9, 221, 441, 100_000]) {
       for (const start of [0, 3, 199_999]) {
         const expected: number[] = [];
-        for (let at = start; at < samples.length; at += window) expected.push(absolutePeak(samples, at, Math.min(samples.length, at + window)));
+        for (let at = start; at < samples.length; at += window)
+          expected.push(absolutePeak(samples, at, Math.min(samples.length, at + window)));
         expect([...windowPeaks(samples, start, window)], `window ${window} from ${start}`).toEqual(expected);
       }
     }

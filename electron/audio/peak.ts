@@ -96,9 +96,11 @@ function peakModule(): Uint8Array<ArrayBuffer> {
   const [end, windowBytes, out, pos, windowEnd, hi, lo, h, l, sample] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   // folds the eight lanes into lane 0: the upper half onto the lower, then its upper half, then one lane
   const fold = (vector: number, combine: number[]) =>
-    [[8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7], [4, 5, 6, 7, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15], [2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]].flatMap(
-      (lanes) => [...op.get(vector), ...op.get(vector), ...op.get(vector), ...op.shuffle(lanes), ...combine, ...op.set(vector)],
-    );
+    [
+      [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7],
+      [4, 5, 6, 7, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15],
+      [2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    ].flatMap((lanes) => [...op.get(vector), ...op.get(vector), ...op.get(vector), ...op.shuffle(lanes), ...combine, ...op.set(vector)]);
   const body = [
     ...op.block,
     ...op.loop, // a window
