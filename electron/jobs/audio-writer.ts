@@ -19,9 +19,21 @@ export interface WrittenAudio {
 /** Samples read back at a time to make the peaks of a resumed WAV again. */
 const RESUME_PIECE_BYTES = 1 << 20;
 
+/**
+ * Bytes written between two flushes to disk, started without waiting. The kernel keeps up to a
+ * tenth of memory dirty before it writes back by itself, so a job's whole WAV waited for the
+ * final flush: 0.4 s for 100,000 characters (254 MB), 4 s for a 16-hour job. Flushed as it goes,
+ * the final flush has only the last of it, and a WAV taken up after a power loss holds more.
+ */
+const FLUSH_EVERY_BYTES = 32 << 20;
+
 /** A file written front to back under its temporary name. */
 class PartialFile {
   private position = 0;
+  private unflushed = 0;
+  /** The flush under way, if one is; a failed one throws at the next append or at seal(). */
+  private flushing?: Promise<void>;
+  private flushError?: unknown;
 
   private constructor(
     readonly file: string,
@@ -61,9 +73,18 @@ class PartialFile {
   }
 
   async append(bytes: Uint8Array): Promise<void> {
+    if (this.flushError) throw this.flushError;
     if (bytes.length === 0) return;
     await this.handle.write(bytes, 0, bytes.length, this.position);
     this.position += bytes.length;
+    this.unflushed += bytes.length;
+    if (this.unflushed >= FLUSH_EVERY_BYTES && !this.flushing) {
+      this.unflushed = 0;
+      this.flushing = this.handle
+        .datasync()
+        .catch((error: unknown) => void (this.flushError = error))
+        .finally(() => (this.flushing = undefined));
+    }
   }
 
   async writeAt(position: number, bytes: Uint8Array): Promise<void> {
@@ -72,6 +93,8 @@ class PartialFile {
 
   /** Flushes and closes; the file keeps its temporary name until publish(). */
   async seal(): Promise<void> {
+    await this.flushing;
+    if (this.flushError) throw this.flushError;
     await this.handle.sync();
     await this.handle.close();
   }
@@ -80,8 +103,9 @@ class PartialFile {
     return rename(this.file + PARTIAL, this.file);
   }
 
-  close(): Promise<void> {
-    return this.handle.close().catch(() => undefined); // already closed by seal()
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.handle.close().catch(() => undefined); // already closed by seal()
   }
 }
 
