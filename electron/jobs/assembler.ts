@@ -203,6 +203,7 @@ export class JobAssembler {
     }
     return true;
   }
+
   private async finish(assembly: Assembly): Promise<void> {
     const audio = await assembly.writer!.finish();
     if (assembly.stopped) return; // cancelled meanwhile: whoever stopped it removes the files
