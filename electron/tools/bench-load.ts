@@ -8,12 +8,13 @@
  * other than a documented 429 and on any job lost or failed.
  */
 import autocannon from 'autocannon';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TTS_ROOT } from '../contract';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 import { prose } from '../testing/prose';
+import { RssSampler } from './bench/gateway-probes';
 
 const CONNECTIONS = 100;
 const JOBS = 200;
@@ -22,30 +23,17 @@ const PHASE_LIMIT_MS = 60_000;
 const JOBS_LIMIT_MS = 300_000;
 
 const problems: string[] = [];
-/** The highest resident set sampled over the run (kB). */
+/** The highest resident set sampled over the run. */
 let sampledPeak = 0;
-const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-/** Resident memory of a process in kB: now (VmRSS) and its peak so far (VmHWM). Linux only. */
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number } | null> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status ?? '')?.[1] ?? NaN);
-  return status ? { rss: field('VmRSS'), peak: field('VmHWM') } : null;
-}
-
-/** Samples the gateway's resident set while `work` runs; returns its result and the phase's peak (kB). */
-async function sampled<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
-  let peak = 0;
-  const sample = async () => (peak = Math.max(peak, (await memoryOf(pid))?.rss ?? 0));
-  const timer = setInterval(() => void sample(), 100);
-  try {
-    const result = await work();
-    await sample();
-    sampledPeak = Math.max(sampledPeak, peak);
-    return [result, peak];
-  } finally {
-    clearInterval(timer);
-  }
+/** Runs one phase: its result, and the gateway's highest resident set sampled while it ran. */
+async function sampled<T>(rss: RssSampler, work: () => Promise<T>): Promise<[T, number]> {
+  rss.reset();
+  const result = await work();
+  rss.sample();
+  sampledPeak = Math.max(sampledPeak, rss.peak());
+  return [result, rss.peak()];
 }
 
 function cannon(options: autocannon.Options): Promise<autocannon.Result> {
@@ -61,9 +49,8 @@ function statuses(result: autocannon.Result): Record<string, number> {
 }
 
 /** One autocannon phase: prints its figures, records every answer but a 2xx or a documented 429 as a problem. */
-async function phase(gateway: GatewayProcess, name: string, route: string, options: Omit<autocannon.Options, 'url'>) {
-  const pid = gateway.child.pid!;
-  const [result, peak] = await sampled(pid, () => cannon({ url: gateway.url + route, connections: CONNECTIONS, ...options }));
+async function phase(gateway: GatewayProcess, rss: RssSampler, name: string, route: string, options: Omit<autocannon.Options, 'url'>) {
+  const [result, peak] = await sampled(rss, () => cannon({ url: gateway.url + route, connections: CONNECTIONS, ...options }));
   const byStatus = statuses(result);
   const rate = result.requests.total / result.duration;
   console.log(
@@ -76,10 +63,9 @@ async function phase(gateway: GatewayProcess, name: string, route: string, optio
   if (result.errors) problems.push(`${name}: ${result.errors} connection errors or timeouts`);
 }
 
-async function jobsAtOnce(gateway: GatewayProcess) {
-  const pid = gateway.child.pid!;
+async function jobsAtOnce(gateway: GatewayProcess, rss: RssSampler) {
   const text = prose(400);
-  const [outcome, peak] = await sampled(pid, async () => {
+  const [outcome, peak] = await sampled(rss, async () => {
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: JOBS }, async () => {
@@ -129,20 +115,22 @@ async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-load-'));
   const gateway = await spawnGateway(['--host', '127.0.0.1', '--data-dir', dataDir]);
   const headers = { authorization: `Bearer ${gateway.apiKey}` };
+  const pid = gateway.child.pid!;
+  const rss = new RssSampler(pid);
   try {
-    console.log(`gateway (pid ${gateway.child.pid}) at ${gateway.url}, RSS at start ${mb((await memoryOf(gateway.child.pid!))?.rss ?? 0)}`);
-    await phase(gateway, `GET /engines, ${CONNECTIONS} clients`, `${TTS_ROOT}/engines`, { amount: 20_000, headers });
-    await phase(gateway, `inline synthesis (${prose(40).length} characters), ${CONNECTIONS} clients`, `${TTS_ROOT}/synthesize`, {
+    console.log(`gateway (pid ${pid}) at ${gateway.url}, RSS at start ${mb(RssSampler.bytes(pid))}`);
+    await phase(gateway, rss, `GET /engines, ${CONNECTIONS} clients`, `${TTS_ROOT}/engines`, { amount: 20_000, headers });
+    await phase(gateway, rss, `inline synthesis (${prose(40).length} characters), ${CONNECTIONS} clients`, `${TTS_ROOT}/synthesize`, {
       amount: 2_000,
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ text: prose(40) }),
     });
-    await jobsAtOnce(gateway);
-    const memory = await memoryOf(gateway.child.pid!);
-    // the kernel updates VmHWM lazily: it may trail the highest sample a little
-    if (memory) console.log(`gateway RSS now ${mb(memory.rss)}, peak over the whole run ${mb(Math.max(memory.peak, sampledPeak))}`);
+    await jobsAtOnce(gateway, rss);
+    const peak = Math.max(RssSampler.kernelPeak(pid), sampledPeak);
+    console.log(`gateway RSS now ${mb(RssSampler.bytes(pid))}, peak over the whole run ${mb(peak)}`);
   } finally {
+    rss.stop();
     gateway.child.kill('SIGTERM');
     await exited(gateway.child);
     await rm(dataDir, { recursive: true, force: true });

@@ -71,6 +71,11 @@ export class RssSampler {
     return statusField(pid, 'VmRSS') * 1024;
   }
 
+  /** The kernel's own peak of the process's resident set (VmHWM); it is updated lazily, and may trail the highest sample. */
+  static kernelPeak(pid: number): number {
+    return statusField(pid, 'VmHWM') * 1024;
+  }
+
   /**
    * The resident set once start-up is over: when the process's thread count has not changed for
    * 3 s (the voice-listing thread exits 2 s after its last listing, which takes longer on a busy
