@@ -35,7 +35,8 @@ const TEXT = benchText(CHARS);
 const INLINE = benchText(200).slice(100, 200);
 const SAMPLES = 60;
 const THREADS = Math.min(os.availableParallelism(), 16);
-const PAIRS = Math.max(1, Number(values.pairs));
+const PAIRS = Number(values.pairs);
+if (!Number.isInteger(PAIRS) || PAIRS < 1) throw new Error(`--pairs takes a whole number from 1, not "${values.pairs}"`);
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
