@@ -117,12 +117,12 @@ class PartialFile {
  * disk's free minimum or throws DiskFull first.
  */
 export class JobAudioWriter {
-  private dataBytes = 0;
-
   private constructor(
     private readonly sampleRate: number,
     private readonly disk: DiskBudget,
     private readonly files: { peaks: PeaksFileWriter; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
+    /** Bytes of samples written so far, a resumed WAV's included. */
+    private dataBytes: number,
   ) {}
 
   /**
@@ -156,13 +156,8 @@ export class JobAudioWriter {
       await Promise.all([encoder?.close(), wav?.close(), peaks?.close()]);
       throw error;
     }
-    const writer = new JobAudioWriter(sampleRate, disk, {
-      peaks,
-      wav,
-      encoded: encoder && encoded ? { file: encoded, encoder } : undefined,
-    });
-    writer.dataBytes = joinedBytes;
-    return writer;
+    const encoding = encoder && encoded ? { file: encoded, encoder } : undefined;
+    return new JobAudioWriter(sampleRate, disk, { peaks, wav, encoded: encoding }, joinedBytes);
   }
 
   /**
