@@ -1,7 +1,8 @@
-/** Test support: the headless gateway as a real child process (`node dist/serve.mjs`). */
+/** Test support: the headless gateway as a real child process, started as `npm run serve` starts it (gateway-process.ts). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gatewayArgv, gatewayEnv } from '../gateway-process';
 
 export interface GatewayProcess {
   child: ChildProcess;
@@ -29,8 +30,8 @@ function keyOf(line: string, args: string[], env: NodeJS.ProcessEnv): string {
 
 /** `launcher`: a command that runs the gateway, e.g. in another mount namespace (see small-disk.ts). */
 export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env, launcher: string[] = []): Promise<GatewayProcess> {
-  const command = [...launcher, process.execPath, path.resolve('dist/serve.mjs'), '--port', '0', ...args];
-  const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [...launcher, ...gatewayArgv(path.resolve('dist/serve.mjs'), ['--port', '0', ...args])];
+  const child = spawn(command[0]!, command.slice(1), { env: gatewayEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = () => {

@@ -1,10 +1,27 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 
 const started: { pid: number; dirs: string[] }[] = [];
+
+/** The environment of the process in group `group` (Linux /proc) that runs `entry`. */
+async function processRunning(group: number, entry: string): Promise<{ env: string[] }> {
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const processGroup = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      if (processGroup === group && argv.some((arg) => arg.endsWith(entry))) {
+        return { env: (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0') };
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  throw new Error(`No process runs ${entry} in group ${group}`);
+}
 
 afterEach(async () => {
   for (const { pid, dirs } of started.splice(0)) {
@@ -61,4 +78,8 @@ it('npm start says in one line that Electron is unavailable and serves the studi
   const engines = await fetch(new URL('/api/v1/tts/engines', url), { headers: { authorization: `Bearer ${key}` } });
   expect(engines.status).toBe(200);
   expect(((await engines.json()) as { engines: unknown[] }).engines.length).toBeGreaterThan(0);
+
+  // the gateway runs in a process of its own, started with its memory settings (gateway-process.ts)
+  const gateway = await processRunning(child.pid!, path.join('dist', 'serve.mjs'));
+  expect(gateway.env).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
 });

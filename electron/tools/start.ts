@@ -1,12 +1,13 @@
 /**
  * `npm start`: the desktop app where Electron can run; elsewhere (no binary, as on machines without
- * GitHub access, or no display) one line says so and the headless gateway starts in this process,
- * printing the studio's URL with the #key fragment. Arguments go to either (see `npm run serve`).
+ * GitHub access, or no display) one line says so and the headless gateway starts in a child process,
+ * printing the studio's URL with the #key fragment (as `npm run serve`). Arguments go to either.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { runAttached, runHeadlessGateway } from './launch';
 
 const require = createRequire(import.meta.url);
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,11 +43,9 @@ function unavailable(): { reason: string } | { binary: string } {
 
 const found = unavailable();
 if ('binary' in found) {
-  const child = spawn(found.binary, [appDir, ...args], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  runAttached(found.binary, [appDir, ...args]);
 } else {
   console.log(`Electron is unavailable (${found.reason}); starting the headless gateway with the web studio instead.`);
   // Built by `npm run build`, which npm start runs first.
-  await import(new URL('../../dist/serve.mjs', import.meta.url).href);
+  runHeadlessGateway(args);
 }
