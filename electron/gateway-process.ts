@@ -17,8 +17,3 @@ const GATEWAY_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131
 export function gatewayEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...GATEWAY_MALLOC_ENV, ...env };
 }
-
-/** The argv of a headless gateway: Node, the built entry, the gateway's own flags. */
-export function gatewayArgv(serveEntry: string, args: string[]): string[] {
-  return [process.execPath, serveEntry, ...args];
-}
