@@ -3,7 +3,7 @@ import type { EmbeddedPool } from '../worker-pool';
 
 export const ESPEAK_DEFAULT_VOICE = 'en-us';
 
-/** The embedded default engine: eSpeak NG as WebAssembly, on the worker-thread pool. */
+/** The embedded default engine: eSpeak NG built by Emscripten (see wasm.ts), on the worker-thread pool. */
 export function espeakWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
   return embeddedAdapter(
     pool,

@@ -1,4 +1,7 @@
-/** eSpeak NG compiled to WebAssembly (npm, GPL-3.0): runs inside a worker thread. */
+/**
+ * eSpeak NG built by Emscripten (npm, GPL-3.0): runs inside a worker thread. The package ships its
+ * WebAssembly compiled to JavaScript (wasm2js), so V8 compiles and optimizes it as JavaScript.
+ */
 import createEspeak from '@echogarden/espeak-ng-emscripten';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
