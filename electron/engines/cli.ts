@@ -179,8 +179,10 @@ export async function synthesizeWithTool(
   }
 }
 
-/** The WAV a program wrote, or a clear engine_error when it wrote none or far too much. */
-/** The WAV a program wrote; null when it wrote none and `noFileIsSilence` (engines that skip silent text). */
+/**
+ * The WAV a program wrote; null when it wrote none and `noFileIsSilence` (engines that skip silent
+ * text), else a clear engine_error when it wrote none or far too much.
+ */
 async function readOutputFile(file: string, program: string, noFileIsSilence: boolean): Promise<Buffer | null> {
   const size = await stat(file).then(
     (s) => s.size,
