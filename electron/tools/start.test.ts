@@ -7,14 +7,15 @@ import { afterEach, expect, it } from 'vitest';
 const started: { pid: number; dirs: string[] }[] = [];
 
 /** The environment of the process in group `group` (Linux /proc) that runs `entry`. */
-async function environmentOf(group: number, entry: string): Promise<string[]> {
+/** The command line and environment of the process in `group` that runs `entry`. */
+async function processOf(group: number, entry: string): Promise<{ argv: string[]; environment: string[] }> {
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const processGroup = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
       const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
       if (processGroup === group && argv.some((arg) => arg.endsWith(entry))) {
-        return (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+        return { argv, environment: (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0') };
       }
     } catch {
       // exited meanwhile
@@ -80,6 +81,8 @@ it('npm start says in one line that Electron is unavailable and serves the studi
   expect(((await engines.json()) as { engines: unknown[] }).engines.length).toBeGreaterThan(0);
 
   // the gateway runs in a process of its own, started with its memory settings (gateway-process.ts)
-  const environment = await environmentOf(child.pid!, path.join('dist', 'serve.mjs'));
-  expect(environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
+  const gateway = await processOf(child.pid!, path.join('dist', 'serve.mjs'));
+  expect(gateway.environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
+  const entry = gateway.argv.findIndex((arg) => arg.endsWith(path.join('dist', 'serve.mjs')));
+  expect(gateway.argv.slice(1, entry)).toEqual(['--max-semi-space-size=1', '--heap-growing-percent=50']);
 });
