@@ -6,8 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 
 const started: { pid: number; dirs: string[] }[] = [];
 
-/** The environment of the process in group `group` (Linux /proc) that runs `entry`. */
-/** The command line and environment of the process in `group` that runs `entry`. */
+/** The command line and environment of the process in group `group` (Linux /proc) that runs `entry`. */
 async function processOf(group: number, entry: string): Promise<{ argv: string[]; environment: string[] }> {
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
     try {
