@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gatewayEnv } from '../electron/gateway-process';
+import { gatewayEnv, gatewayNodeArgs } from '../electron/gateway-process';
 import { launchDesktopApp } from './desktop-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,7 +31,7 @@ async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; st
     throw new Error(`${DIST} holds no built gateway and studio: run \`npm run build\` first.`);
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-e2e-'));
-  const child = spawn(process.execPath, [SERVE, '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, gatewayNodeArgs(SERVE, ['--port', '0', '--data-dir', dataDir]), {
     cwd: ROOT,
     env: gatewayEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -27,4 +27,9 @@ export function gatewayEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
  * between collections runs fewer, and the job's CPU falls below the defaults'. Worker threads get
  * the same 1 MB halves their resource limits already gave them (worker-pool.ts).
  */
-export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=50'];
+const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=50'];
+
+/** Node's arguments for a gateway process: its V8 flags, the built entry, then the gateway's own. */
+export function gatewayNodeArgs(entry: string, args: string[]): string[] {
+  return [...GATEWAY_NODE_FLAGS, entry, ...args];
+}

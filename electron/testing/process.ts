@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { GATEWAY_NODE_FLAGS, gatewayEnv } from '../gateway-process';
+import { gatewayEnv, gatewayNodeArgs } from '../gateway-process';
 
 export interface GatewayProcess {
   child: ChildProcess;
@@ -30,7 +30,7 @@ function keyOf(line: string, args: string[], env: NodeJS.ProcessEnv): string {
 
 /** `launcher`: a command that runs the gateway, e.g. in another mount namespace (see small-disk.ts). */
 export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env, launcher: string[] = []): Promise<GatewayProcess> {
-  const command = [...launcher, process.execPath, ...GATEWAY_NODE_FLAGS, path.resolve('dist/serve.mjs'), '--port', '0', ...args];
+  const command = [...launcher, process.execPath, ...gatewayNodeArgs(path.resolve('dist/serve.mjs'), ['--port', '0', ...args])];
   const child = spawn(command[0]!, command.slice(1), { env: gatewayEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';

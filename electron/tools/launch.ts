@@ -1,7 +1,7 @@
 /** The launchers' common part (`npm start`, `npm run serve`): a program in a child process that has this terminal. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { GATEWAY_NODE_FLAGS, gatewayEnv } from '../gateway-process';
+import { gatewayEnv, gatewayNodeArgs } from '../gateway-process';
 
 /**
  * Runs the program with this terminal and exits with its code. SIGTERM is passed on. Ctrl+C sends
@@ -18,5 +18,5 @@ export function runAttached(command: string, args: string[], env: NodeJS.Process
 /** The headless gateway as built by `npm run build`, with its process's memory settings. */
 export function runHeadlessGateway(args: string[]): void {
   const serve = fileURLToPath(new URL('../../dist/serve.mjs', import.meta.url));
-  runAttached(process.execPath, [...GATEWAY_NODE_FLAGS, serve, ...args], gatewayEnv());
+  runAttached(process.execPath, gatewayNodeArgs(serve, args), gatewayEnv());
 }
