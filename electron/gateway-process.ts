@@ -21,11 +21,12 @@ export function gatewayEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
 /**
  * V8's flags for the gateway's process. A young generation of two 1 MB halves: V8 grew it to two
  * 16 MB halves at start-up and under a job, and kept them (25 MB idle). With it alone, a system
- * engine's job cost more: what lives across a file write is promoted, and the audio that reaches
- * the main thread (external memory) counts toward the old generation's limit, so V8 ran a full
- * collection every few hundred milliseconds. Letting the old generation grow by half its live size
- * between collections runs fewer, and the job's CPU falls below the defaults'. Worker threads get
- * the same 1 MB halves their resource limits already gave them (worker-pool.ts).
+ * engine's job cost more: what lives across a file write is promoted, V8 lowered the old
+ * generation's limit, and it ran a full collection every few hundred milliseconds (it did with
+ * the defaults too, starting them with the heap far below its limit). Letting the old generation
+ * grow by half its live size between collections runs fewer, and the job's CPU falls below the
+ * defaults'. Worker threads get the same 1 MB halves their resource limits already gave them
+ * (worker-pool.ts).
  */
 const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=50'];
 
