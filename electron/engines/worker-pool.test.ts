@@ -1,5 +1,9 @@
 /** The real worker-thread pool with the real embedded engines (dist/synth-worker.mjs). */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
 import { WORKER_FILE } from '../testing/gateway';
@@ -72,5 +76,27 @@ describe('embedded engines on the worker pool', () => {
     expect(voices.map((v) => v.id)).toContain('flite:slt');
     expect(pool.liveThreads).toBe(before + 1);
     await expect.poll(() => pool.liveThreads, { timeout: 15_000, interval: 200 }).toBe(before);
+  });
+
+  it('gets the audio back without detaching a buffer in the engine thread, which would slow its typed arrays for good', async () => {
+    // V8 names each protector it gives up with this flag, which only a starting process takes: so a
+    // child process runs the worker bundle on Piscina, as the pool does (in plain JavaScript: a
+    // TypeScript loader's own thread detaches buffers)
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'orator-protector-'));
+    const script = path.join(dir, 'pool.mjs');
+    writeFileSync(
+      script,
+      `import { Piscina } from ${JSON.stringify(import.meta.resolve('piscina'))};
+      const threads = new Piscina({ filename: ${JSON.stringify(WORKER_FILE)}, maxThreads: 1 });
+      const task = { kind: 'synthesize', engine: 'espeak-ng', request: ${JSON.stringify(request(SENTENCE))} };
+      for (let i = 0; i < 2; i++) console.log('samples', (await threads.run(task)).samples.length);
+      await threads.close();`,
+    );
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ['--trace-protector-invalidation', script]).finally(() =>
+      rmSync(dir, { recursive: true }),
+    );
+    expect(stdout.match(/samples [1-9]\d{4,}/g)).toHaveLength(2); // seconds of audio at 22,050 Hz
+    expect(stdout).not.toContain('ArrayBufferDetaching');
   });
 });

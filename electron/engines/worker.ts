@@ -5,7 +5,6 @@
 import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Pcm } from '../audio/pcm';
 import { BACKGROUND_NICE } from './engine';
 import type { EmbeddedEngine, WorkerOptions, WorkerTask } from './worker-protocol';
@@ -39,21 +38,19 @@ export default async function run(task: WorkerTask) {
   const load = engines[task.engine];
   if (!load) throw new Error(`No in-thread engine "${task.engine}"`);
   const engine = await load();
-  return task.kind === 'voices' ? engine.voices() : transferred(await engine.synthesize(task.request));
+  return task.kind === 'voices' ? engine.voices() : withOwnBuffer(await engine.synthesize(task.request));
 }
 
-/** Hands the samples' memory to the main thread instead of copying megabytes per chunk. */
-function transferred(pcm: Pcm) {
+/**
+ * The samples go back to the main thread copied, not transferred. A transfer detaches the buffer,
+ * and the first detach in a thread makes V8 check for detached buffers at every typed-array access
+ * of its optimized code from then on: the WASM engines' code is little else (eSpeak NG's wasm2js
+ * took 19 % more CPU per chunk; docs/performance.md). A copy of half a megabyte costs far less. A
+ * view into a larger buffer (an engine's memory) is sliced first: a message would copy all of it.
+ */
+function withOwnBuffer(pcm: Pcm): Pcm {
   const owns = pcm.samples.byteOffset === 0 && pcm.samples.byteLength === pcm.samples.buffer.byteLength;
-  const samples = owns && pcm.samples.buffer instanceof ArrayBuffer ? pcm.samples : pcm.samples.slice();
-  return move({
-    get [transferableSymbol]() {
-      return samples.buffer;
-    },
-    get [valueSymbol]() {
-      return { sampleRate: pcm.sampleRate, samples };
-    },
-  });
+  return owns ? pcm : { sampleRate: pcm.sampleRate, samples: pcm.samples.slice() };
 }
 
 // The same bundle serves neural models when forked as the model process (sherpa-onnx/client.ts):
