@@ -83,5 +83,5 @@ it('npm start says in one line that Electron is unavailable and serves the studi
   const gateway = await processOf(child.pid!, path.join('dist', 'serve.mjs'));
   expect(gateway.environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
   const entry = gateway.argv.findIndex((arg) => arg.endsWith(path.join('dist', 'serve.mjs')));
-  expect(gateway.argv.slice(1, entry)).toEqual(['--max-semi-space-size=1', '--heap-growing-percent=50']);
+  expect(gateway.argv.slice(1, entry)).toEqual(['--max-semi-space-size=1', '--heap-growing-percent=50', '--optimize-for-size']);
 });
