@@ -2,7 +2,8 @@
  * How a headless gateway process is started: `npm start` where Electron cannot run, `npm run serve`,
  * the tests and the bench all start `node dist/serve.mjs` this way. The settings below take effect
  * only when a process starts, so they go in its environment and on its command line; measured in
- * docs/performance.md ("Memory settings of the gateway's process", "V8's heap in the gateway").
+ * docs/performance.md ("Memory settings of the gateway's process", "V8's heap in the gateway",
+ * "Engine threads' typed arrays").
  */
 
 /**
