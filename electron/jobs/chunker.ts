@@ -1,15 +1,24 @@
 /**
- * Splits long text into chunks for synthesis: whole sentences (Intl.Segmenter, language-aware)
- * grouped up to a size bound; a sentence longer than the bound is cut at clause, then word,
- * boundaries, never inside a word; only a word longer than the bound itself (a URL, a row of
- * emoji) is cut, between graphemes. No chunk is longer than the bound.
+ * Splits long text into chunks for synthesis: whole sentences (contract/sentences.ts: Unicode's
+ * boundaries, language-aware, minus those after abbreviations and initials) grouped up to a size
+ * bound; a sentence longer than the bound is cut at clause, then word, boundaries, never inside a
+ * word; only a word longer than the bound itself (a URL, a row of emoji) is cut, between graphemes.
+ * No chunk is longer than the bound. Each chunk says where its sentences are, so that timings,
+ * read-along and captions use the very sentences the chunks were made of.
  */
 import { codePoints } from '../contract/text';
+import { locale, sentencesOf, type SentenceBounds } from '../contract/sentences';
 
 export interface Chunk {
   text: string;
   /** Silence after this chunk when the job's audio is joined. */
   pauseMs: number;
+}
+
+/** A chunk as the chunker cuts it from written text. */
+export interface WrittenChunk extends Chunk {
+  /** Each sentence of `text` (a part of one, for a sentence longer than a chunk), in UTF-16 units. */
+  bounds: SentenceBounds[];
 }
 
 export const SENTENCE_PAUSE_MS = 250;
@@ -20,67 +29,31 @@ export const DEFAULT_CHUNK_CHARS = 500;
  * `firstChunkChars` bounds the first chunk alone: audio played while it is made (a streamed
  * answer) starts after its first chunk, so that one is kept to a sentence or two.
  */
-export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS, firstChunkChars = maxChars): Chunk[] {
-  const chunks: Chunk[] = [];
+export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS, firstChunkChars = maxChars): WrittenChunk[] {
+  const chunks: WrittenChunk[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
-    const pieces = sentences(paragraph, language).flatMap((s) => splitLong(s, maxChars, language));
-    let current = '';
-    for (const piece of pieces) {
+    const pieces = sentencesOf(paragraph, language).flatMap((sentence, n) =>
+      splitLong(sentence, maxChars, language).map((piece) => ({ piece, n })),
+    );
+    let current: WrittenChunk = { text: '', pauseMs: SENTENCE_PAUSE_MS, bounds: [] };
+    let last = -1;
+    for (const { piece, n } of pieces) {
       const bound = chunks.length === 0 ? Math.min(firstChunkChars, maxChars) : maxChars;
-      if (current && codePoints(current) + 1 + codePoints(piece) > bound) {
-        chunks.push({ text: current, pauseMs: SENTENCE_PAUSE_MS });
-        current = '';
+      if (current.text && codePoints(current.text) + 1 + codePoints(piece) > bound) {
+        chunks.push(current);
+        current = { text: '', pauseMs: SENTENCE_PAUSE_MS, bounds: [] };
       }
-      current = current ? `${current} ${piece}` : piece;
+      const start = current.text ? current.text.length + 1 : 0;
+      current.text = current.text ? `${current.text} ${piece}` : piece;
+      // the pieces of one long sentence side by side in a chunk are one sentence
+      const previous = current.bounds[current.bounds.length - 1];
+      if (previous && n === last) previous[1] = current.text.length;
+      else current.bounds.push([start, current.text.length]);
+      last = n;
     }
-    if (current) chunks.push({ text: current, pauseMs: PARAGRAPH_PAUSE_MS });
+    if (current.text) chunks.push({ ...current, pauseMs: PARAGRAPH_PAUSE_MS });
   }
   return chunks;
-}
-
-/**
- * Segmenting is done window by window: V8 gives every segment a copy of the whole input, so one
- * pass over a 400,000-character paragraph (a chapter without blank lines) exhausts the heap.
- * The last sentence of a window may be cut off, so it starts the next window.
- */
-export const SEGMENT_WINDOW = 4000;
-
-function sentences(paragraph: string, language: string): string[] {
-  const segmenter = new Intl.Segmenter(locale(language), { granularity: 'sentence' });
-  const out: string[] = [];
-  let rest = paragraph;
-  while (rest) {
-    const window = rest.length <= SEGMENT_WINDOW ? rest : rest.slice(0, cutAt(rest, SEGMENT_WINDOW, language));
-    const found = [...segmenter.segment(window)].map((s) => s.segment);
-    const complete = window === rest || found.length === 1 ? found : found.slice(0, -1);
-    out.push(...complete);
-    rest = rest.slice(complete.reduce((n, s) => n + s.length, 0));
-  }
-  return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => /\S/.test(s));
-}
-
-/** Where to cut a long text near `max`: after the last space, else between words, else between graphemes. */
-function cutAt(text: string, max: number, language: string): number {
-  const space = text.lastIndexOf(' ', max);
-  if (space > max / 2) return space + 1;
-  // a few characters past `max`: whether a boundary falls at `max` depends on what follows it
-  const head = text.slice(0, max + 8);
-  const lastStart = (granularity: 'word' | 'grapheme') => {
-    let cut = 0;
-    for (const { index } of new Intl.Segmenter(locale(language), { granularity }).segment(head)) if (index <= max) cut = index;
-    return cut;
-  };
-  const word = lastStart('word');
-  return word > max / 2 ? word : lastStart('grapheme') || max;
-}
-
-/** The voice's language for the segmenter; engines' tags are not all valid BCP 47. */
-export function locale(language: string): string | undefined {
-  try {
-    return Intl.getCanonicalLocales(language)[0];
-  } catch {
-    return undefined;
-  }
 }
 
 function splitLong(sentence: string, maxChars: number, language: string): string[] {

@@ -5,6 +5,7 @@ import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
+import { unchanged, type Rewrite } from '../lexicon/rewrite';
 import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
@@ -97,11 +98,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     prosody: Prosody,
     expiresAt: string | null,
     output: JobOutput,
-    spoken: (chunkText: string) => string = (same) => same,
+    spoken: Rewrite = unchanged,
   ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output };
     const written = chunkText(text, resolved.voice.language);
-    const spans = sentenceSpansOrNull(text, written, resolved.voice.language);
+    const spans = sentenceSpansOrNull(text, written);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
 

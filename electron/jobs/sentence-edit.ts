@@ -8,7 +8,7 @@ import type { EngineRegistry } from '../engines/registry';
 import { pauseAfter } from './assembler';
 import { synthesizeChunk } from './chunk-synthesis';
 import { PARTIAL, type JobFiles } from './files';
-import { sentenceSamples, type SentenceSpan } from './sentence-spans';
+import { sentenceSamples, withShown, type SentenceSpan } from './sentence-spans';
 import type { JobRow, JobStore } from './store';
 
 /** The new wording of one sentence: as sent (for its place in the text) and as the engine reads it. */
@@ -17,6 +17,8 @@ export interface SentenceEdit {
   sentence: number;
   /** Its length as sent, in code points. */
   writtenLength: number;
+  /** As people see it (whitespace runs one space). */
+  written: string;
   /** As spoken (after the lexicon). */
   spoken: string;
 }
@@ -56,8 +58,9 @@ export async function reRenderSentence(
   const chunkShift = edit.spoken.length - (chunkEnd - chunkStart);
   const sentences = spans.map((span, k): SentenceSpan => {
     if (k < spanIdx) return span;
-    if (k === spanIdx) return [textStart, textStart + edit.writtenLength, chunkStart, chunkStart + edit.spoken.length];
-    return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift];
+    if (k === spanIdx)
+      return withShown([textStart, textStart + edit.writtenLength, chunkStart, chunkStart + edit.spoken.length], text, edit.written);
+    return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift, ...span.slice(4)] as SentenceSpan;
   });
 
   const produced = await synthesizeChunk(deps, job.id, { ...store.chunk(job.id, chunkIdx)!, text }, signal);

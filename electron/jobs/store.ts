@@ -310,7 +310,11 @@ export class JobStore {
         >[];
         const update = this.prepare('UPDATE chunks SET sentences = ? WHERE job_id = ? AND idx = ?');
         for (const row of later) {
-          const moved = parseSpans(row.sentences)?.map(([a, b, c, d]): SentenceSpan => [a + chunk.textShift, b + chunk.textShift, c, d]);
+          const moved = parseSpans(row.sentences)?.map(([a, b, ...rest]): SentenceSpan => [
+            a + chunk.textShift,
+            b + chunk.textShift,
+            ...rest,
+          ]);
           update.run(moved ? JSON.stringify(moved) : null, jobId, row.idx);
         }
       }

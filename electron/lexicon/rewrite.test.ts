@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LexiconEntry } from '../contract';
-import { compileRewrite, languageCovers, type SpeakingVoice } from './rewrite';
+import { compileRewrite, languageCovers, spokenOffset, type SpeakingVoice } from './rewrite';
 
 let next = 0;
 const entry = (fields: Partial<LexiconEntry> & Pick<LexiconEntry, 'grapheme'>): LexiconEntry => ({
@@ -12,7 +12,7 @@ const entry = (fields: Partial<LexiconEntry> & Pick<LexiconEntry, 'grapheme'>): 
 });
 const espeakUs: SpeakingVoice = { voiceId: 'espeak-ng:en-us', language: 'en-US', phonemeAlphabet: 'x-espeak' };
 const fliteUs: SpeakingVoice = { voiceId: 'flite:kal16', language: 'en-US' };
-const rewrite = (entries: LexiconEntry[], text: string, voice = espeakUs) => compileRewrite(entries, voice)(text);
+const rewrite = (entries: LexiconEntry[], text: string, voice = espeakUs) => compileRewrite(entries, voice)(text).text;
 
 describe('lexicon rewrite', () => {
   it('replaces whole words in any case by default, and leaves words that contain them', () => {
@@ -68,11 +68,69 @@ describe('lexicon rewrite', () => {
 
   it('compiles and applies a full lexicon quickly', () => {
     const entries = Array.from({ length: 5000 }, (_, i) => entry({ grapheme: `Name${i} Surname${i}`, alias: `person ${i}` }));
-    const started = performance.now();
-    const apply = compileRewrite(entries, espeakUs);
-    const text = 'Name4999 Surname4999 met Name1 Surname1. '.repeat(250);
-    const out = apply(text);
-    expect(out.startsWith('person 4999 met person 1.')).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2000);
+    const { value: out, cpuMs } = cpuTimed(() =>
+      compileRewrite(entries, espeakUs)('Name4999 Surname4999 met Name1 Surname1. '.repeat(250)),
+    );
+    expect(out.text.startsWith('person 4999 met person 1.')).toBe(true);
+    expect(cpuMs).toBeLessThan(2000);
+  });
+
+  it('says where each replacement came from, and maps written offsets to spoken ones', () => {
+    const apply = compileRewrite(
+      [entry({ grapheme: 'Iseult', alias: 'Ee zolda' }), entry({ grapheme: 'Branoc', phoneme: "br'an@x" })],
+      espeakUs,
+    );
+    const written = 'Iseult met Branoc. Then Iseult left.';
+    const spoken = apply(written);
+    expect(spoken.text).toBe("Ee zolda met [[br'an@x]]. Then Ee zolda left.");
+    expect(spoken.replacements.map(([a, b, c, d]) => [written.slice(a, b), spoken.text.slice(c, d)])).toEqual([
+      ['Iseult', 'Ee zolda'],
+      ['Branoc', "[[br'an@x]]"],
+      ['Iseult', 'Ee zolda'],
+    ]);
+    const at = (offset: number) => spokenOffset(spoken.replacements, offset).offset;
+    expect(spoken.text.slice(at(0), at(written.indexOf('.') + 1))).toBe("Ee zolda met [[br'an@x]].");
+    expect(spoken.text.slice(at(written.indexOf('Then')))).toBe('Then Ee zolda left.');
+    // inside a replacement: its spoken end
+    expect(at(2)).toBe('Ee zolda'.length);
+  });
+});
+
+/** The CPU time a step takes (user and system), not the wall clock of a loaded machine. */
+function cpuTimed<T>(step: () => T): { value: T; cpuMs: number } {
+  const before = process.cpuUsage();
+  const value = step();
+  const { user, system } = process.cpuUsage(before);
+  return { value, cpuMs: (user + system) / 1000 };
+}
+
+describe('lexicon rewrite on adversarial lines (issue 29)', () => {
+  const line = 100_000;
+
+  it('crosses a run of whitespace once: "a", 100,000 spaces, "b" with one entry', () => {
+    const text = `a${' '.repeat(line - 2)}b`;
+    const apply = compileRewrite([entry({ grapheme: 'Iseult', alias: 'Ee zolda' }), entry({ grapheme: 'a b', alias: 'x' })], espeakUs);
+    const { value, cpuMs } = cpuTimed(() => apply(text));
+    expect(value.text).toBe('x');
+    const { value: untouched, cpuMs: untouchedMs } = cpuTimed(() => apply(`${text}c`));
+    expect(untouched.text).toBe(`${text}c`);
+    console.log(`100,000-character whitespace line: ${cpuMs.toFixed(1)} and ${untouchedMs.toFixed(1)} ms of CPU`);
+    expect(cpuMs + untouchedMs).toBeLessThan(1000);
+  });
+
+  it('walks at most one grapheme deep at each place: 100,000 "a" against a grapheme of 99 "a" and a "b"', () => {
+    const apply = compileRewrite(
+      [
+        entry({ grapheme: `${'a'.repeat(99)}b`, alias: 'x', whole_word: false }),
+        entry({ grapheme: `${'a '.repeat(49)}b`, alias: 'y', case_sensitive: true }),
+      ],
+      espeakUs,
+    );
+    for (const text of ['a'.repeat(line), 'a '.repeat(line / 2), `A${' '.repeat(999)}`.repeat(line / 1000)]) {
+      const { value, cpuMs } = cpuTimed(() => apply(text));
+      expect(value.text).toBe(text);
+      console.log(`100,000-character line built against the trie: ${cpuMs.toFixed(1)} ms of CPU`);
+      expect(cpuMs).toBeLessThan(1000);
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { Pcm } from '../audio/pcm';
 import { splitAtPauses } from '../audio/pauses';
 import type { InlineSentence } from '../contract';
 import { chunkText } from '../jobs/chunker';
+import type { Rewrite } from '../lexicon/rewrite';
 import { sentenceSpansOrNull, sentenceWeight, spokenChunks } from '../jobs/sentence-spans';
 
 const seconds = (samples: number, sampleRate: number) => Math.round((samples / sampleRate) * 1000) / 1000;
@@ -12,9 +13,9 @@ const seconds = (samples: number, sampleRate: number) => Math.round((samples / s
  * never cut), their sentences placed in the text as for a job, and the audio split among all the
  * sentences at the pauses (audio/pauses.ts). Null when the sentences cannot be placed.
  */
-export function inlineTimings(text: string, language: string, pcm: Pcm, spoken: (text: string) => string): InlineSentence[] | null {
+export function inlineTimings(text: string, language: string, pcm: Pcm, spoken: Rewrite): InlineSentence[] | null {
   const paragraphs = chunkText(text, language, Number.MAX_SAFE_INTEGER);
-  const spans = sentenceSpansOrNull(text, paragraphs, language);
+  const spans = sentenceSpansOrNull(text, paragraphs);
   if (spans.some((s) => s === null)) return null;
   const chunks = spokenChunks(paragraphs, spans, spoken);
   const sentences = chunks.flatMap((chunk, p) =>

@@ -143,10 +143,11 @@ export class JobService {
     // an index as the path gives it: anything but a plain number names no sentence
     if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
     const sentence = Number(index);
-    const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(text.replace(/\s+/g, ' ').trim());
+    const written = text.replace(/\s+/g, ' ').trim();
+    const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;
     this.editing.add(id);
     try {
-      const edit = { sentence, writtenLength: length, spoken };
+      const edit = { sentence, writtenLength: length, written, spoken };
       const files = this.runner.files;
       return toJobView(
         await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal),

@@ -27,12 +27,12 @@ describe('LexiconService', () => {
 
   it('saves changes made at once in the order they were made, and the rewrite follows them', async () => {
     const lexicon = await LexiconService.open(dataDir);
-    expect(lexicon.pronounce('Zog and GIF', voice)).toBe('Zog and GIF');
+    expect(lexicon.pronounce('Zog and GIF', voice).text).toBe('Zog and GIF');
     await Promise.all(
       ['Zog', 'GIF', 'SQL'].map((grapheme) => lexicon.patch({ entries: [{ grapheme, alias: grapheme.toLowerCase(), language: 'en' }] })),
     );
     expect(await saved()).toHaveLength(3);
-    expect(lexicon.pronounce('Zog and GIF', voice)).toBe('zog and gif');
+    expect(lexicon.pronounce('Zog and GIF', voice).text).toBe('zog and gif');
     const reopened = await LexiconService.open(dataDir);
     expect(reopened.list()).toEqual(lexicon.list());
   });

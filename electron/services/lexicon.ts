@@ -14,7 +14,7 @@ import { readCsv, writeCsv } from '../lexicon/csv';
 import { entryKey, entryProblem } from '../lexicon/entry';
 import { readLexiconFile, writeLexiconFile } from '../lexicon/file';
 import { LexiconFileError, readPls, writePls } from '../lexicon/pls';
-import { compileRewrite, languageCovers, type Rewrite, type SpeakingVoice } from '../lexicon/rewrite';
+import { compileRewrite, languageCovers, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
 
 /**
  * The pronunciation lexicon as the product offers it, whatever the transport: its entries, their
@@ -48,8 +48,8 @@ export class LexiconService {
     return { entries: this.entries.filter(inScope(scope)) };
   }
 
-  /** The text as `voice` should read it. */
-  pronounce(text: string, voice: SpeakingVoice): string {
+  /** The text as `voice` should read it, with where each replacement came from. */
+  pronounce(text: string, voice: SpeakingVoice): Spoken {
     const key = `${voice.voiceId}\n${voice.language}\n${voice.phonemeAlphabet ?? ''}`;
     let rewrite = this.rewrites.get(key);
     if (!rewrite) {

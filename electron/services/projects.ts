@@ -20,6 +20,7 @@ import {
 import type { EngineRegistry } from '../engines/registry';
 import type { JobStore } from '../jobs/store';
 import { clip, cutManuscript } from '../projects/manuscript';
+import type { Rewrite } from '../lexicon/rewrite';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { JobService } from './jobs';
@@ -208,7 +209,7 @@ export class ProjectService {
 
   /** The render key of a chapter for this project's settings; null when its voice is gone. */
   private keyMaker(project: ProjectRow): ((chapter: ChapterRow) => string) | null {
-    let spoken: (text: string) => string;
+    let spoken: Rewrite;
     try {
       spoken = spokenBy(this.deps.lexicon, this.deps.registry.resolve({ voice: project.voice }));
     } catch {
@@ -222,7 +223,7 @@ export class ProjectService {
       const made = `${settings}${createHash('sha256').update(chapter.text).digest('hex')}`;
       const known = keys.get(chapter.idx);
       if (known?.made === made) return known.key;
-      const key = renderKey({ spoken: spoken(chapter.text), voice, rate, pitch, volume, format });
+      const key = renderKey({ spoken: spoken(chapter.text).text, voice, rate, pitch, volume, format });
       keys.set(chapter.idx, { made, key });
       return key;
     };

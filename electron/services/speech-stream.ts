@@ -12,6 +12,7 @@ import type { Pcm } from '../audio/pcm';
 import type { Lane } from '../engines/lanes';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { chunkText, DEFAULT_CHUNK_CHARS, type Chunk } from '../jobs/chunker';
+import { unchanged, type Rewrite } from '../lexicon/rewrite';
 import type { PlannedSegment } from '../ssml/plan';
 import type { SpokenFor } from '../ssml/synthesize';
 
@@ -30,18 +31,18 @@ export interface SpeechStreamRequest {
   /** Default interactive: a listener is waiting. */
   lane?: Lane;
   /** Each sentence as the engine reads it (the pronunciation lexicon); cut into sentences as written first. */
-  spoken?: (sentence: string) => string;
+  spoken?: Rewrite;
   /** SSML: segments spoken instead of `text`, each with its voice, prosody and lexicon (`spokenFor`) and the pause after it. */
   plan?: { segments: readonly PlannedSegment[]; spokenFor: SpokenFor };
 }
 
 /** A piece of the stream: its text as written, the voice and prosody it is spoken with, the silence after it. */
-type StreamChunk = Chunk & { voice: ResolvedVoice; prosody: Prosody; spoken: (text: string) => string };
+type StreamChunk = Chunk & { voice: ResolvedVoice; prosody: Prosody; spoken: Rewrite };
 
 /** The request as chunks: the text's sentences, or each SSML segment's, the first chunk one sentence long. */
 function streamChunks(request: SpeechStreamRequest): StreamChunk[] {
   const { voice, prosody, plan } = request;
-  const spoken = request.spoken ?? ((text: string) => text);
+  const spoken = request.spoken ?? unchanged;
   if (!plan) {
     return chunkText(request.text, voice.voice.language, DEFAULT_CHUNK_CHARS, FIRST_CHUNK_CHARS).map((chunk) => ({
       ...chunk,
@@ -92,7 +93,7 @@ export async function openSpeechStream(request: SpeechStreamRequest): Promise<Sp
 
   const chunks = streamChunks(request);
   const synthesize = (chunk: StreamChunk) =>
-    chunk.voice.synthesize({ text: chunk.spoken(chunk.text), ...chunk.prosody }, { lane, signal: stop.signal });
+    chunk.voice.synthesize({ text: chunk.spoken(chunk.text).text, ...chunk.prosody }, { lane, signal: stop.signal });
   let encoder: StreamingEncoder | undefined;
   const close = async () => {
     request.signal?.removeEventListener('abort', abort);

@@ -18,7 +18,7 @@ import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { titleOf } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
-import type { SpeakingVoice } from '../lexicon/rewrite';
+import { unchanged, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
 import { ssmlJobChunks } from '../ssml/job-chunks';
 import { planSsml, planText, type PlannedSegment } from '../ssml/plan';
@@ -29,15 +29,15 @@ import { openSpeechStream, type SpeechStream } from './speech-stream';
 
 /** What rewrites text as a voice should read it (LexiconService). */
 export interface Pronouncer {
-  pronounce(text: string, voice: SpeakingVoice): string;
+  pronounce(text: string, voice: SpeakingVoice): Spoken;
 }
 
 /**
  * Text as `resolved` should read it, after the lexicon; without one, as written. Limits are
  * counted on the text as sent, before this.
  */
-export function spokenBy(lexicon: Pronouncer | undefined, resolved: ResolvedVoice): (text: string) => string {
-  if (!lexicon) return (text) => text;
+export function spokenBy(lexicon: Pronouncer | undefined, resolved: ResolvedVoice): Rewrite {
+  if (!lexicon) return unchanged;
   const { voice, adapter } = resolved;
   const speaking: SpeakingVoice = { voiceId: voice.id, language: voice.language, phonemeAlphabet: adapter.phonemeAlphabet };
   return (text) => lexicon.pronounce(text, speaking);
@@ -177,7 +177,7 @@ export class SynthesisService {
 
   private async inline(resolved: ResolvedVoice, text: string, options: Prosody, output: OutputChoice): Promise<InlineAudio> {
     const spoken = spokenBy(this.lexicon, resolved);
-    const pcm = await resolved.synthesize({ text: spoken(text), ...options }, { lane: 'interactive' });
+    const pcm = await resolved.synthesize({ text: spoken(text).text, ...options }, { lane: 'interactive' });
     return this.answer(resolved, pcm, output, inlineTimings(text, resolved.voice.language, pcm, spoken));
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedVoice } from '../engines/registry';
+import { compileRewrite, unchanged } from '../lexicon/rewrite';
 import { ssmlJobChunks } from './job-chunks';
 import { planSsml, planText } from './plan';
 
@@ -12,7 +13,7 @@ const voice = (id: string, sampleRate = 22050) =>
   }) as unknown as ResolvedVoice;
 const BASE = { rate: 1, pitch: 1, volume: 1 };
 const plan = (markup: string) => planSsml(markup, voice('espeak-ng:en-us'), BASE, (id) => voice(id, 16000));
-const asWritten = () => (text: string) => text;
+const asWritten = () => unchanged;
 
 describe('ssmlJobChunks', () => {
   it('chunks each segment apart, with its voice, prosody and pause, and sentences placed in the markup', () => {
@@ -31,9 +32,13 @@ describe('ssmlJobChunks', () => {
   });
 
   it('applies the lexicon of each segment’s voice', () => {
-    const chunks = ssmlJobChunks(
-      plan('<speak>Zog. <voice name="flite:slt">Zog.</voice></speak>'),
-      (v) => (text) => (v.voice.id === 'flite:slt' ? text.replace('Zog', 'Zogger') : text),
+    const chunks = ssmlJobChunks(plan('<speak>Zog. <voice name="flite:slt">Zog.</voice></speak>'), (v) =>
+      v.voice.id === 'flite:slt'
+        ? compileRewrite([{ id: '1', grapheme: 'Zog', alias: 'Zogger', language: 'en', case_sensitive: false, whole_word: true }], {
+            voiceId: 'flite:slt',
+            language: 'en-US',
+          })
+        : unchanged,
     );
     expect(chunks.map((c) => c.text)).toEqual(['Zog.', 'Zogger.']);
   });
@@ -60,5 +65,21 @@ describe('ssmlJobChunks', () => {
     );
     expect(chunks.filter((c) => c.own?.voice === 'flite:slt')).toHaveLength(400);
     expect(ms).toBeLessThan(20_000);
+  });
+});
+
+describe('ssmlJobChunks, what is shown', () => {
+  it('keeps each sentence as the markup writes it: sub, say-as and phoneme as their content', () => {
+    const markup =
+      '<speak><s>Ask <sub alias="Doctor">Dr.</sub> Kovač.</s><s>Pay <say-as interpret-as="cardinal">12,345</say-as> now.</s><s>Hi <phoneme alphabet="x-espeak" ph="br\'an@x">Branoc</phoneme> Vey.</s></speak>';
+    const espeak = { ...voice('espeak-ng:en-us'), adapter: { id: 'espeak-ng', phonemeAlphabet: 'x-espeak' } } as unknown as ResolvedVoice;
+    const planned = planSsml(markup, espeak, BASE, () => espeak);
+    const chunks = ssmlJobChunks(planned, asWritten);
+    const said = chunks.flatMap((c) => c.sentences!.map((span) => c.text.slice(span[2], span[3])));
+    const shown = chunks.flatMap((c) => c.sentences!.map((span) => span[4] ?? c.text.slice(span[2], span[3])));
+    expect(said.join(' ')).toContain('Doctor');
+    expect(said.join(' ')).toContain("[[br'an@x]]");
+    expect(shown).toEqual(['Ask Dr. Kovač.', 'Pay 12,345 now.', 'Hi Branoc Vey.']);
+    expect(planText(planned)).not.toContain('[[');
   });
 });

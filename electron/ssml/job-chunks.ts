@@ -2,27 +2,29 @@
  * SSML as a job's chunks: each segment chunked on its own (so no chunk mixes two voices or two
  * prosodies), its last chunk followed by the segment's pause, every chunk carrying its voice and
  * prosody. Sentence spans point into the markup as sent, so timings highlight the document the
- * client holds.
+ * client holds, and keep each sentence as the markup shows it (an element's content, never its
+ * alias, say-as words or phonemes).
  */
 import { ApiError } from '../contract';
 import { chunkText } from '../jobs/chunker';
 import { sentenceSpansOrNull, spokenChunks, type SentenceSpan } from '../jobs/sentence-spans';
 import type { NewChunk } from '../jobs/store';
 import type { PlannedSegment } from './plan';
+import { shownBetween } from './render';
 import type { SpokenFor } from './synthesize';
 
 export function ssmlJobChunks(plan: readonly PlannedSegment[], spokenFor: SpokenFor): NewChunk[] {
   const chunks = plan.flatMap((segment, s) => {
     const { voice, prosody, text, at } = segment;
-    const language = voice.voice.language;
-    const written = chunkText(text, language);
+    const written = chunkText(text, voice.voice.language);
     // spans in the segment's text, moved to the markup
-    const inMarkup = sentenceSpansOrNull(text, written, language).map((spans) =>
+    const inMarkup = sentenceSpansOrNull(text, written).map((spans) =>
       spans === null
         ? null
         : spans.map(([start, end, chunkStart, chunkEnd]): SentenceSpan => [at[start]!, at[end - 1]! + 1, chunkStart, chunkEnd]),
     );
-    const chunks = spokenChunks(written, inMarkup, spokenFor(voice));
+    const shown = shownBetween(segment.shown);
+    const chunks = spokenChunks(written, inMarkup, spokenFor(voice), (span) => shown(span[0], span[1]));
     const own = { voice: voice.voice.id, local_voice: voice.localName, ...prosody };
     return chunks.map((chunk, i): NewChunk => ({
       ...chunk,

@@ -17,6 +17,8 @@ export type Piece =
   /** `at`: the markup offset of each code point of `text`. */
   | { kind: 'text'; text: string; at: number[] }
   | { kind: 'boundary'; level: Boundary; at: number }
+  /** `<sub alias>`: the alias is said, the content is what the text shows. */
+  | { kind: 'sub'; alias: string; content: string; start: number; end: number }
   | { kind: 'say-as'; content: string; interpretAs: string; format: string | undefined; start: number; end: number }
   | { kind: 'phoneme'; content: string; alphabet: string; ph: string; start: number; end: number };
 
@@ -190,7 +192,7 @@ class SsmlReader {
     const { attributes } = capture;
     if (capture.element === 'sub') {
       const alias = attributes.alias!.replace(/\s+/g, ' ').trim();
-      if (alias) this.speak({ kind: 'text', text: alias, at: spanning(alias, start, end) });
+      if (alias) this.speak({ kind: 'sub', alias, content, start, end });
     } else if (capture.element === 'say-as') {
       if (content) this.speak({ kind: 'say-as', content, interpretAs: attributes['interpret-as']!, format: attributes.format, start, end });
     } else {
@@ -286,7 +288,8 @@ export function spanning(text: string, start: number, end: number): number[] {
 }
 
 function firstOffset(piece: Piece): number {
-  return piece.kind === 'text' ? piece.at[0]! : piece.kind === 'boundary' ? piece.at : piece.start;
+  if (piece.kind === 'text') return piece.at[0]!;
+  return piece.kind === 'boundary' ? piece.at : piece.start;
 }
 
 /** "ssml:break" and "break" alike: SSML's own namespace is the only one read. */

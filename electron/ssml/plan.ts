@@ -5,7 +5,7 @@
  */
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { parseSsml } from './parse';
-import { renderSegment } from './render';
+import { renderSegment, type PlacedText } from './render';
 
 export interface PlannedSegment {
   voice: ResolvedVoice;
@@ -14,6 +14,8 @@ export interface PlannedSegment {
   text: string;
   /** The markup offset (code points) of each code point of `text`. */
   at: number[];
+  /** As written, for people (say-as and sub as their content, phonemes as the word). */
+  shown: PlacedText;
   pauseAfterMs: number;
 }
 
@@ -38,9 +40,9 @@ export function planSsml(
   });
 }
 
-/** The plain text a plan speaks, for a job's title. */
+/** The plain text of a plan as written, for a job's title. */
 export function planText(plan: readonly PlannedSegment[]): string {
-  return plan.map((segment) => segment.text.trim()).join(' ');
+  return plan.map((segment) => segment.shown.text.trim()).join(' ');
 }
 
 /** SSML on the OpenAI route: an input that starts, after whitespace (and an XML declaration), with a <speak> tag. */

@@ -7,15 +7,16 @@ import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import type { SynthesisContext } from '../engines/engine';
 import type { ResolvedVoice } from '../engines/registry';
+import type { Rewrite } from '../lexicon/rewrite';
 import type { PlannedSegment } from './plan';
 
 /** What a voice reads for a text: the pronunciation lexicon of that voice. */
-export type SpokenFor = (voice: ResolvedVoice) => (text: string) => string;
+export type SpokenFor = (voice: ResolvedVoice) => Rewrite;
 
 export async function synthesizePlan(plan: readonly PlannedSegment[], spokenFor: SpokenFor, context: SynthesisContext): Promise<Pcm> {
   const parts: Pcm[] = [];
   for (const segment of plan) {
-    const text = spokenFor(segment.voice)(segment.text);
+    const text = spokenFor(segment.voice)(segment.text).text;
     // a segment with nothing an engine can say (an empty phoneme) is only its pause
     parts.push(
       /\S/.test(text)
