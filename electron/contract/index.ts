@@ -14,6 +14,7 @@ export * from './whoami';
 export * from './security-headers';
 export * from './text';
 export * from './headings';
+export * from './sentences';
 export * from './names';
 export * from './formats';
 export * from './openai';

@@ -101,8 +101,8 @@ function cutAt(text: string, offset: number, language: string): number {
 }
 
 function trim(text: string, start: number, end: number): SentenceBounds | null {
-  while (start < end && isSpace(text.charCodeAt(start))) start++;
-  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  while (start < end && isWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
   return end > start ? [start, end] : null;
 }
 
@@ -174,8 +174,8 @@ const isWordPart = (text: string, at: number) => /[\p{L}\p{M}\p{N}.]/u.test(text
 const isLineBreak = (code: number) =>
   code === 0x0a || code === 0x0d || code === 0x0b || code === 0x0c || code === 0x85 || code === 0x2028 || code === 0x2029;
 
-/** What `\s` matches, by UTF-16 unit. */
-export function isSpace(code: number): boolean {
+/** What `\s` matches, by UTF-16 unit (every such character is one unit). */
+export function isWhitespace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0xa0) return false;
   return (

@@ -13,6 +13,7 @@
  * captions, chapter titles) can be taken from the written text while the engine reads the spoken one.
  */
 import type { LexiconEntry, PhonemeAlphabet } from '../contract';
+import { isWhitespace } from '../contract/sentences';
 
 /** The voice a text is spoken with, as far as the lexicon cares. */
 export interface SpeakingVoice {
@@ -158,7 +159,7 @@ function whitespaceRunEnds(text: string): Int32Array {
   const ends = new Int32Array(text.length + 1);
   ends[text.length] = text.length;
   for (let i = text.length - 1; i >= 0; i--) {
-    if (!isSpaceCode(text.charCodeAt(i))) ends[i] = i;
+    if (!isWhitespace(text.charCodeAt(i))) ends[i] = i;
     else ends[i] = ends[i + 1]! > i + 1 ? ends[i + 1]! : i + 1;
   }
   return ends;
@@ -217,23 +218,6 @@ function sameCase(chars: readonly string[], text: string, start: number, spaceEn
 }
 
 const isWordChar = (char: string) => /[\p{L}\p{M}\p{N}_]/u.test(char);
-
-/** What `\s` matches, by UTF-16 unit (every such character is one unit). */
-function isSpaceCode(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 /** The whole code point before `at` (a surrogate pair's two halves). */
 function charBefore(text: string, at: number): string {

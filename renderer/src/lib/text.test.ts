@@ -18,6 +18,9 @@ describe('text', () => {
     expect(firstSentence('  \n First one. Second one.')).toBe('First one.');
     expect(firstSentence('   ')).toBe('');
     expect(firstSentence('Bonjour. Ça va ?', 'not a tag!')).toBe('Bonjour.');
+    // as the gateway cuts sentences: not after a title or an initial
+    expect(firstSentence('Dr. Watson and J. R. R. Tolkien met. Then tea.')).toBe('Dr. Watson and J. R. R. Tolkien met.');
+    expect(firstSentence('Hr. Meier kam am 3. Mai. Gut.', 'de-DE')).toBe('Hr. Meier kam am 3. Mai.');
   });
 
   it('counts words', () => {
