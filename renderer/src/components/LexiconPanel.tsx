@@ -5,17 +5,24 @@ import { describeError } from '../lib/format';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
 import { findVoice } from '../store/engines-slice';
+import { VoicePicker } from './VoicePicker';
 
 const BLANK = { grapheme: '', alias: '', phoneme: '', thisVoiceOnly: false, caseSensitive: false, wholeWord: true };
 
 /**
  * The pronunciation lexicon: entries of words and names with what to say instead, each heard
- * with the studio's current voice through /preview, which applies the lexicon like every route.
+ * through /preview (which applies the lexicon like every route) with the voice chosen under "Hear
+ * it with": the studio's voice, or a project's when the lexicon was opened from that project, so a
+ * narrator hears a name as the book will say it.
  */
 export function LexiconPanel() {
   const client = useApp((s) => s.client);
-  const voiceId = useApp(effectiveVoiceId);
-  const voiceLanguage = useApp((s) => findVoice(s, effectiveVoiceId(s))?.language ?? 'en');
+  const context = useApp((s) => s.lexiconContext);
+  const studioVoice = useApp(effectiveVoiceId);
+  // none chosen yet: the project's voice, else the studio's (which may arrive after the panel)
+  const [chosen, setVoiceId] = useState<string | null>(context?.voice ?? null);
+  const voiceId = chosen ?? studioVoice;
+  const voiceLanguage = useApp((s) => findVoice(s, voiceId)?.language ?? 'en');
   const [entries, setEntries] = useState<LexiconEntry[]>([]);
   const [form, setForm] = useState(BLANK);
   const [language, setLanguage] = useState(voiceLanguage.split('-')[0]!);
@@ -94,8 +101,14 @@ export function LexiconPanel() {
     <div className="lexicon">
       <h2>Pronunciation lexicon</h2>
       <p className="hint">
-        Words and names said your way in every text: inline, previews and jobs. Hear it uses the current voice ({voiceId || 'none'}).
+        Words and names said your way in every text: inline, previews, jobs and projects. What people read (read-along, captions, chapter
+        titles) stays as written.
       </p>
+      <div className="lexicon-voice">
+        <label htmlFor="lexicon-voice">Hear it with</label>
+        <VoicePicker id="lexicon-voice" value={voiceId} onChange={setVoiceId} label="Hear it with" />
+        {context && voiceId === context.voice && <span className="hint">the voice of the project “{context.project}”</span>}
+      </div>
       <form className="lexicon-form" onSubmit={add} aria-label="New lexicon entry">
         <label>
           Word or phrase

@@ -141,6 +141,13 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
         <button type="button" className="primary" onClick={render} disabled={busy || pending === 0}>
           {pending === 0 ? 'Up to date' : `Render ${pending} ${pending === 1 ? 'chapter' : 'chapters'}`}
         </button>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => useApp.getState().openLexiconFor({ voice: project.voice, project: project.title })}
+        >
+          Pronunciations…
+        </button>
         <button type="button" className="secondary danger small" onClick={remove} disabled={busy}>
           Delete project
         </button>
