@@ -44,6 +44,7 @@ const TABLE: [language: string, text: string, sentences: string[]][] = [
     'M. Dupont et Mme Durand sont là. « Stop ! » dit-il. Puis il partit.',
     ['M. Dupont et Mme Durand sont là.', '« Stop ! » dit-il.', 'Puis il partit.'],
   ],
+  ['fr', 'Il dit : « Je pars. » Puis il partit.', ['Il dit : « Je pars. »', 'Puis il partit.']],
   // Spanish: Sr., Sra., EE. UU., an inverted question with its dash
   [
     'es',

@@ -12,9 +12,10 @@
  * - a title of the language ("Dr.", "Mrs.", "Hr.", "Sra."), or a word that stands before a number
  *   when a number follows ("No. 5", "S. 12");
  * - in German, a number read as an ordinal ("am 3. Mai", "der 2. Weltkrieg");
- * - "?" or "!" that the sentence goes on from in lower case ("“Who?” he asked.") or that a
- *   closing quote follows ("« Stop ! » dit-il.");
- * and never where a line break is (a line of its own, or SSML's `<s>`, is a sentence end).
+ * - "?" or "!" that the sentence goes on from in lower case ("“Who?” he asked.", "« Stop ! » dit-il.");
+ * and never where a line break is (a line of its own, or SSML's `<s>`, is a sentence end). A
+ * closing quote the segmenter put at the start of the next sentence (French guillemets, after a
+ * space) goes back to the sentence it closes.
  *
  * Linear: the text is segmented in windows (V8 gives every segment a copy of its input, so one
  * pass over a 400,000-character paragraph exhausts the heap), and each boundary looks at most a
@@ -35,11 +36,22 @@ export function sentenceBounds(text: string, language: string): SentenceBounds[]
   const out: SentenceBounds[] = [];
   let joinable = false;
   for (const { start, end, forced } of segments(text, language)) {
-    const trimmed = trim(text, start, end);
-    if (!trimmed) continue;
+    let trimmed = trim(text, start, end);
     const last = out[out.length - 1];
-    if (last && joinable && continues(text, last[1], trimmed[0], rules)) last[1] = trimmed[1];
-    else out.push(trimmed);
+    if (trimmed && last && joinable && !breaksLine(text, last[1], trimmed[0])) {
+      // closing quotes that a space cut from the sentence they close ("« Je pars. »") go back to it
+      let closed = trimmed[0];
+      while (closed < trimmed[1] && CLOSES.test(text[closed]!)) closed++;
+      if (closed > trimmed[0]) {
+        last[1] = closed;
+        trimmed = trim(text, closed, trimmed[1]);
+      }
+      if (trimmed && continues(text, last[1], trimmed[0], rules)) {
+        last[1] = trimmed[1];
+        trimmed = null;
+      }
+    }
+    if (trimmed) out.push(trimmed);
     joinable = !forced;
   }
   return out;
@@ -108,12 +120,15 @@ function trim(text: string, start: number, end: number): SentenceBounds | null {
 
 /** Whether the sentence ending at `end` goes on in the one starting at `next` (the boundary between them is dropped). */
 function continues(text: string, end: number, next: number, rules: Abbreviations): boolean {
-  for (let i = end; i < next; i++) if (isLineBreak(text.charCodeAt(i))) return false;
-  const lastChar = text[end - 1]!;
-  if (lastChar === '.') return afterFullStop(text, end - 1, next, rules);
-  if (CLOSES.test(text[next]!)) return true;
+  if (text[end - 1] === '.') return afterFullStop(text, end - 1, next, rules);
   const terminal = endingTerminal(text, end);
   return terminal !== null && terminal !== '.' && startsLowerCase(text, next);
+}
+
+/** A line break between two sentences: a boundary never dropped (a line of its own, SSML's `<s>`). */
+function breaksLine(text: string, end: number, next: number): boolean {
+  for (let i = end; i < next; i++) if (isLineBreak(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /** The full stop at `stop` ends no sentence: it closes an abbreviation, an initial or an ordinal. */
@@ -165,8 +180,8 @@ function startsLowerCase(text: string, next: number): boolean {
 
 /** What closes a quotation or bracket for sure; straight quotes open as often as they close. */
 const CLOSES = /[\p{Pe}\p{Pf}»›]/u;
-/** What may stand after a sentence's last "?" or "!". */
-const TRAILING = /[\p{Pe}\p{Pf}\p{Pi}"'»›]/u;
+/** What may stand after a sentence's last "?" or "!": closing quotes and brackets, and the (narrow) spaces French puts before them. */
+const TRAILING = /[\s\p{Pe}\p{Pf}\p{Pi}"'»›]/u;
 const TERMINAL = /[.?!\u061f\u0964\u3002\uff01\uff1f\u203c\u2047-\u2049]/u;
 const LEADING = /[\s\p{Pd}\p{Pi}\p{Ps}"'«]/u;
 
