@@ -8,7 +8,7 @@ const HEARTBEAT_MS = 15_000;
 export interface JobEventStream extends JobEventFeed {
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
-  /** Called once when the stream ends, however it ends. */
+  /** Called once when the stream ends, however it ends: HEAD, the client gone (even before the first byte), an error. */
   onEnd(): void;
 }
 
@@ -27,41 +27,59 @@ export function endEventStreams(server: Server): void {
 export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
   reply.hijack();
   const raw = reply.raw;
-  // Headers set earlier by hooks (CORS for the desktop window) are kept.
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  // HEAD has no body: Node would hold the headers back until the stream ends, which may be never
-  if (request.method === 'HEAD') return void raw.end();
-  let unsubscribe = () => {};
   const server = request.server.server;
-  if (!openStreams.has(server)) openStreams.set(server, new Set());
+  const streams = openStreams.get(server) ?? new Set();
+  openStreams.set(server, streams);
+  let heartbeat: NodeJS.Timeout | undefined;
+  let unsubscribe = () => {};
+  let ended = false;
+  // the one way out, whatever ends the stream: it gives back what the stream holds, once
   const end = () => {
+    if (ended) return;
+    ended = true;
     clearInterval(heartbeat);
     unsubscribe();
+    streams.delete(end);
     stream.onEnd();
-    openStreams.get(server)!.delete(end);
     raw.end();
   };
-  openStreams.get(server)!.add(end);
-  const write = (text: string) => {
-    if (stream.authorized()) raw.write(text);
-    else end();
-  };
-  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const send = (event: JobEvent) => {
-    write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
-    if (stream.isLast(event)) end();
-  };
-  request.raw.on('close', end);
-  write('retry: 2000\n\n');
-  for (const event of stream.first) {
-    send(event);
-    if (raw.writableEnded) return;
+  // every response closes once, whether it ended or its client left; one whose client left before
+  // this handler ran has closed already
+  raw.once('close', end);
+  streams.add(end);
+  if (raw.destroyed || request.raw.destroyed) return end();
+  try {
+    // Headers set earlier by hooks (CORS for the desktop window) are kept.
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // HEAD has no body: the headers go, the stream ends
+    if (request.method === 'HEAD') return end();
+    const write = (text: string) => {
+      if (stream.authorized()) raw.write(text);
+      else end();
+    };
+    heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const send = (event: JobEvent) => {
+      write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
+      if (stream.isLast(event)) end();
+    };
+    write('retry: 2000\n\n');
+    for (const event of stream.first) {
+      send(event);
+      if (ended) return;
+    }
+    unsubscribe = stream.subscribe(send);
+  } catch (error) {
+    fail(error);
   }
-  unsubscribe = stream.subscribe(send);
+
+  function fail(error: unknown) {
+    request.log.error(error, 'event stream failed');
+    end();
+  }
 }
