@@ -53,6 +53,7 @@ describe('event streams per key', () => {
     // the streams that are open still carry events
     const reader = readEvents(open[0]!.response);
     await gateway.post('/api/v1/tts/synthesize', { text: 'Heard by an open stream.', mode: 'job' });
+    expect((await reader.next()).value).toMatchObject({ event: 'added' });
     expect((await reader.next()).value).toMatchObject({ event: 'progress' });
 
     // a client that leaves frees its slot

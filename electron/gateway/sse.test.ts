@@ -10,7 +10,7 @@ let app: FastifyInstance;
 afterEach(() => app.close());
 
 /** A feed with nothing to say: these tests are about how a stream ends. */
-const quiet = { first: [] as JobEvent[], subscribe: () => () => {}, isLast: () => false, authorized: () => true };
+const quiet = { backlog: [] as JobEvent[][], subscribe: () => () => {}, isLast: () => false, authorized: () => true };
 
 it('ends a stream whose client left before the handler ran, once', async () => {
   let ends = 0;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OutgoingHttpHeaders, Server } from 'node:http';
+import type { OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { JobEvent } from '../contract';
-import type { JobEventFeed } from '../services/jobs';
+import type { JobEventFeed } from '../services/job-events';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -21,8 +21,9 @@ export function endEventStreams(server: Server): void {
 }
 
 /**
- * Turns a reply into a Server-Sent Events stream of job events. It ends when `isLast` says so,
- * when the client goes away, when its key is replaced, or when the gateway closes.
+ * Turns a reply into a Server-Sent Events stream of job events, each with the job's revision as
+ * its id: first the feed's backlog, then live events. It ends when `isLast` says so, when the
+ * client goes away, when its key is replaced, or when the gateway closes.
  */
 export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
   reply.hijack();
@@ -65,15 +66,24 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
     };
     heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
     const send = (event: JobEvent) => {
-      write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
+      write(`id: ${event.job.revision}\nevent: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
       if (stream.isLast(event)) end();
     };
     write('retry: 2000\n\n');
-    for (const event of stream.first) {
-      send(event);
-      if (ended) return;
-    }
-    unsubscribe = stream.subscribe(send);
+    // the backlog, each page read once the client has taken the last, then live events, subscribed
+    // to in the turn the backlog is found ended
+    const follow = async () => {
+      for (const page of stream.backlog) {
+        for (const event of page) {
+          send(event);
+          if (ended) return;
+        }
+        if (raw.writableNeedDrain) await drained(raw);
+        if (ended) return;
+      }
+      unsubscribe = stream.subscribe(send);
+    };
+    follow().catch((error: unknown) => fail(error));
   } catch (error) {
     fail(error);
   }
@@ -82,4 +92,17 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
     request.log.error(error, 'event stream failed');
     end();
   }
+}
+
+/** Resolves when the response's buffer has room again or it closed. */
+function drained(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
 }
