@@ -40,6 +40,11 @@ export const Job = Type.Object({
     }),
   ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  revision: Type.Integer({
+    minimum: 1,
+    description:
+      "The number of the job's last change, from one counter over all jobs: a higher number is a later state. It is the id of the event that carried this state",
+  }),
   audio_unavailable: Type.Optional(
     Type.Object(
       { code: Type.String(), message: Type.String() },
@@ -106,6 +111,11 @@ export const JobList = Type.Object({
   jobs: Type.Array(Job),
   /** Pass as `cursor` for the next (older) page; absent on the last page. */
   next_cursor: Type.Optional(Type.String()),
+  revision: Type.Integer({
+    minimum: 0,
+    description:
+      'The number of the latest change of any job when the page was read: every change after it reaches GET /events opened with Last-Event-ID set to it',
+  }),
 });
 export type JobList = Static<typeof JobList>;
 
@@ -192,10 +202,13 @@ export const JobTimings = Type.Object({
 export type JobTimings = Static<typeof JobTimings>;
 
 /**
- * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type,
- * the data a Job as JSON. "renamed": the job was given a title (PATCH /jobs/{id}).
+ * Server-Sent Events of GET /jobs/{id}/events and GET /events: the event name is the type, the
+ * data a Job as JSON, the id the job's revision after the change. "added": the job was admitted;
+ * "renamed": given a title (PATCH /jobs/{id}); "updated": changed otherwise (its audio expired or
+ * was found missing, a sentence was re-rendered); "deleted": deleted, the data the job as it was,
+ * with the revision of its deletion.
  */
-export const JOB_EVENT_TYPES = ['progress', 'done', 'failed', 'renamed'] as const;
+export const JOB_EVENT_TYPES = ['added', 'progress', 'done', 'failed', 'renamed', 'updated', 'deleted'] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
 /** One event of those streams: its name and the job after it. */
@@ -203,3 +216,6 @@ export interface JobEvent {
   type: JobEventType;
   job: Job;
 }
+
+/** The event ids of those streams (a revision), as Last-Event-ID gives them back. */
+export const EVENT_ID_PATTERN = '^[0-9]{1,15}$';

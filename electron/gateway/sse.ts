@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OutgoingHttpHeaders, Server } from 'node:http';
+import type { OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { JobEvent } from '../contract';
-import type { JobEventFeed } from '../services/jobs';
+import type { JobEventFeed } from '../services/job-events';
 
 const HEARTBEAT_MS = 15_000;
 
 export interface JobEventStream extends JobEventFeed {
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
-  /** Called once when the stream ends, however it ends. */
+  /** Called once when the stream ends, however it ends: HEAD, the client gone (even before the first byte), an error. */
   onEnd(): void;
 }
 
@@ -21,47 +21,88 @@ export function endEventStreams(server: Server): void {
 }
 
 /**
- * Turns a reply into a Server-Sent Events stream of job events. It ends when `isLast` says so,
- * when the client goes away, when its key is replaced, or when the gateway closes.
+ * Turns a reply into a Server-Sent Events stream of job events, each with the job's revision as
+ * its id: first the feed's backlog, then live events. It ends when `isLast` says so, when the
+ * client goes away, when its key is replaced, or when the gateway closes.
  */
 export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
   reply.hijack();
   const raw = reply.raw;
-  // Headers set earlier by hooks (CORS for the desktop window) are kept.
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  // HEAD has no body: Node would hold the headers back until the stream ends, which may be never
-  if (request.method === 'HEAD') return void raw.end();
-  let unsubscribe = () => {};
   const server = request.server.server;
-  if (!openStreams.has(server)) openStreams.set(server, new Set());
+  const streams = openStreams.get(server) ?? new Set();
+  openStreams.set(server, streams);
+  let heartbeat: NodeJS.Timeout | undefined;
+  let unsubscribe = () => {};
+  let ended = false;
+  // the one way out, whatever ends the stream: it gives back what the stream holds, once
   const end = () => {
+    if (ended) return;
+    ended = true;
     clearInterval(heartbeat);
     unsubscribe();
+    streams.delete(end);
     stream.onEnd();
-    openStreams.get(server)!.delete(end);
     raw.end();
   };
-  openStreams.get(server)!.add(end);
-  const write = (text: string) => {
-    if (stream.authorized()) raw.write(text);
-    else end();
-  };
-  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const send = (event: JobEvent) => {
-    write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
-    if (stream.isLast(event)) end();
-  };
-  request.raw.on('close', end);
-  write('retry: 2000\n\n');
-  for (const event of stream.first) {
-    send(event);
-    if (raw.writableEnded) return;
+  // every response closes once, whether it ended or its client left; one whose client left before
+  // this handler ran has closed already
+  raw.once('close', end);
+  streams.add(end);
+  if (raw.destroyed || request.raw.destroyed) return end();
+  try {
+    // Headers set earlier by hooks (CORS for the desktop window) are kept.
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // HEAD has no body: the headers go, the stream ends
+    if (request.method === 'HEAD') return end();
+    const write = (text: string) => {
+      if (stream.authorized()) raw.write(text);
+      else end();
+    };
+    heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const send = (event: JobEvent) => {
+      write(`id: ${event.job.revision}\nevent: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
+      if (stream.isLast(event)) end();
+    };
+    write('retry: 2000\n\n');
+    // the backlog, each page read once the client has taken the last, then live events, subscribed
+    // to in the turn the backlog is found ended
+    const follow = async () => {
+      for (const page of stream.backlog) {
+        for (const event of page) {
+          send(event);
+          if (ended) return;
+        }
+        if (raw.writableNeedDrain) await drained(raw);
+        if (ended) return;
+      }
+      unsubscribe = stream.subscribe(send);
+    };
+    follow().catch((error: unknown) => fail(error));
+  } catch (error) {
+    fail(error);
   }
-  unsubscribe = stream.subscribe(send);
+
+  function fail(error: unknown) {
+    request.log.error(error, 'event stream failed');
+    end();
+  }
+}
+
+/** Resolves when the response's buffer has room again or it closed. */
+function drained(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
 }

@@ -9,7 +9,10 @@ export function startRetentionSweeper(store: JobStore, runner: JobRunner): () =>
     for (const id of store.expiredWithAudio(new Date().toISOString())) {
       runner.files
         .removeOutputs(id)
-        .then(() => store.markAudioRemoved(id))
+        .then(() => {
+          store.markAudioRemoved(id);
+          runner.changed(id);
+        })
         .catch((error: Error) => console.warn(`Orator could not remove the expired audio of job ${id}: ${error.message}`));
     }
   };

@@ -36,8 +36,13 @@ describe('JobRunner with a fake engine', () => {
     const done = await h.ended(job.id);
 
     expect(done.state).toBe('done');
-    expect(h.eventsOf(job.id)).toEqual(['progress', 'progress', 'progress', 'done']);
-    expect(h.changes.filter((c) => c.job.id === job.id).map((c) => c.job.chunks_done)).toEqual([1, 2, 3, 3]);
+    expect(h.eventsOf(job.id)).toEqual(['added', 'progress', 'progress', 'progress', 'done']);
+    const changes = h.changes.filter((c) => c.job.id === job.id);
+    expect(changes.map((c) => c.job.chunks_done)).toEqual([0, 1, 2, 3, 3]);
+    // each change has a higher revision than the one before
+    const revisions = changes.map((c) => c.job.revision);
+    expect(revisions.every((revision, i) => i === 0 || revision > revisions[i - 1]!)).toBe(true);
+    expect(h.store.get(job.id)!.revision).toBe(revisions.at(-1));
     expect(h.engine.calls.every((call) => call.context.lane === 'batch')).toBe(true);
 
     const wav = await readFile(h.runner.files.audioFile(job.id));
@@ -91,12 +96,12 @@ describe('JobRunner with a fake engine', () => {
     expect(row.error_code).toBe('cancelled');
     expect(h.engine.callsOf(PARAGRAPHS[1]!)[0]!.context.signal!.aborted).toBe(true);
     await vi.waitFor(() => expect(existsSync(h.runner.files.chunkDir(job.id))).toBe(false));
-    expect(h.eventsOf(job.id)).toEqual(['progress', 'failed']);
+    expect(h.eventsOf(job.id)).toEqual(['added', 'progress', 'failed']);
     // an aborted chunk is not retried
     expect(h.engine.callsOf(PARAGRAPHS[1]!)).toHaveLength(1);
     // cancelling again changes nothing
     h.runner.cancel(job.id);
-    expect(h.eventsOf(job.id)).toEqual(['progress', 'failed']);
+    expect(h.eventsOf(job.id)).toEqual(['added', 'progress', 'failed']);
   });
 
   it('retries a failed job as a new job with the same chunks', async () => {

@@ -141,8 +141,16 @@ export class JobRunner extends EventEmitter<JobChanges> {
 
   /** Deletes a finished job with its audio. */
   async delete(id: string): Promise<void> {
-    this.options.store.delete(id);
+    const deleted = this.options.store.delete(id);
+    if (deleted) this.emit('job', { type: 'deleted', job: deleted });
     await this.files.removeOutputs(id);
+  }
+
+  /** Tells listeners of a change made to a job outside the runner (its audio expired or found missing, a sentence re-rendered). */
+  changed(id: string): JobRow | undefined {
+    const row = this.options.store.get(id);
+    if (row) this.emit('job', { type: 'updated', job: row });
+    return row;
   }
 
   get isPaused(): boolean {
@@ -175,6 +183,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
       throw new ApiError('invalid_request', 'A job of several voices runs on the embedded queue only, not on worker hosts.');
     }
     const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
+    // before it is queued, so that its "added" comes before any progress of it (BullMQ's "added")
+    this.emit('job', { type: 'added', job: row });
     this.activate(row);
     return row;
   }

@@ -39,6 +39,8 @@ export interface JobRow {
   keep_wav: 0 | 1;
   /** A WAV job's first chunks already in its partial WAV (their chunk files are gone); 0 for other formats. */
   joined_chunks: number;
+  /** The number of its last change, from one counter over all jobs (their deletions too): later changes have higher numbers. */
+  revision: number;
 }
 
 export interface ChunkRow {
@@ -192,6 +194,16 @@ export class JobStore {
       ...(query.after ? { afterKey: query.after.key, afterId: query.after.id } : {}),
     };
     return this.prepare(sql).all(...params, named) as ListedJob[];
+  }
+
+  /** The number of the latest change of any job (a deletion included); 0 before the first. */
+  revision(): number {
+    return (this.prepare('SELECT value FROM job_revision').get() as { value: number }).value;
+  }
+
+  /** Jobs changed after revision `after`, in the order of their last change, at most `limit`. */
+  changedSince(after: number, limit: number): JobRow[] {
+    return this.prepare('SELECT * FROM jobs WHERE revision > ? ORDER BY revision LIMIT ?').all(after, limit) as JobRow[];
   }
 
   /** How many jobs are unfinished (waiting or running), and their characters together. */
@@ -409,7 +421,11 @@ export class JobStore {
     this.prepare('UPDATE jobs SET custom_title = ? WHERE id = ?').run(title, id);
   }
 
-  delete(id: string): void {
-    this.prepare('DELETE FROM jobs WHERE id = ?').run(id);
+  /** Deletes a job; returns its row as it was, with the revision of its deletion, or nothing when there was no such job. */
+  delete(id: string): JobRow | undefined {
+    return this.db.transaction(() => {
+      const row = this.prepare('DELETE FROM jobs WHERE id = ? RETURNING *').get(id) as JobRow | undefined;
+      return row && { ...row, revision: this.revision() };
+    })();
   }
 }

@@ -57,5 +57,6 @@ export function toJobView(row: JobRow): Job {
       : {}),
     ...(row.state === 'failed' ? { error: { code: row.error_code ?? 'failed', message: row.error_message ?? 'The job failed.' } } : {}),
     ...(unavailable ? { audio_unavailable: unavailable } : {}),
+    revision: row.revision,
   };
 }

@@ -152,8 +152,8 @@ describe('JobService', () => {
     h.runner.pause();
     const { id } = await h.enqueue('First.\n\nSecond.');
     const other = await h.enqueue('Other.');
-    const feed = jobs.eventsFor(id);
-    expect(feed.first.map((e) => [e.type, e.job.status])).toEqual([['progress', 'running']]);
+    const feed = jobs.eventsOf(id);
+    expect([...feed.backlog].flat().map((e) => [e.type, e.job.status])).toEqual([['progress', 'running']]);
     const events: JobEvent[] = [];
     const unsubscribe = feed.subscribe((event) => events.push(event));
     h.runner.resume();
@@ -163,6 +163,6 @@ describe('JobService', () => {
     expect(events.map((e) => e.type)).toEqual(['progress', 'progress', 'done']);
     expect(events.every((e) => e.job.job_id === id)).toBe(true);
     expect(events.map((e) => feed.isLast(e))).toEqual([false, false, true]);
-    expect(jobs.eventsFor().isLast(events[2]!)).toBe(false); // the stream of all jobs never ends
+    expect(jobs.events().isLast(events[2]!)).toBe(false); // the stream of all jobs never ends
   });
 });

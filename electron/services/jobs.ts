@@ -7,7 +7,6 @@ import {
   JOB_PAGE,
   JOB_SEARCH_MAX_CHARS,
   type Job,
-  type JobEvent,
   type JobList,
   type JobListQuery,
   type JobPeaks,
@@ -23,7 +22,6 @@ import { spokenBy, withoutControls, type Pronouncer } from './synthesis';
 import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
-import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
@@ -31,6 +29,7 @@ import { cuesOf, formatSubtitles } from '../jobs/subtitles';
 import { jobTimings } from '../jobs/timings';
 import { sampleSource, transcode } from '../jobs/transcode';
 import { hasWav, isExpired, toJobView } from '../jobs/view';
+import { allJobsFeed, oneJobFeed, type JobEventFeed } from './job-events';
 
 /** A finished job's audio as it is sent: a stored file (Range requests work), or encoded as it goes. */
 export type JobAudio =
@@ -39,16 +38,6 @@ export type JobAudio =
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
-
-/** Live job events, for a transport to carry (an event stream). */
-export interface JobEventFeed {
-  /** Sent at once, before live events. */
-  first: JobEvent[];
-  /** Calls `listener` with every live event; returns the unsubscribe function. */
-  subscribe(listener: (event: JobEvent) => void): () => void;
-  /** Whether the feed ends after this event. */
-  isLast(event: JobEvent): boolean;
-}
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
@@ -82,11 +71,13 @@ export class JobService {
     const order = { by, descending: (params.order ?? (by === 'title' ? 'asc' : 'desc')) === 'desc' };
     const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, order);
     const search = searchOf(params.q);
+    // read with the rows: every change after it has a higher revision
+    const revision = this.store.revision();
     const rows = this.store.list({ limit: limit + 1, order, after, search, states: params.status ? STATES_OF[params.status] : undefined });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
-    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last, order) } : {}) };
+    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last, order) } : {}), revision };
   }
 
   /**
@@ -149,9 +140,8 @@ export class JobService {
     try {
       const edit = { sentence, writtenLength: length, written, spoken };
       const files = this.runner.files;
-      return toJobView(
-        await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal),
-      );
+      await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal);
+      return toJobView(this.runner.changed(id)!);
     } finally {
       this.editing.delete(id);
     }
@@ -231,26 +221,18 @@ export class JobService {
     }
     const message = `The audio file of job ${id} is missing: it was removed outside Orator. Delete the job, or synthesize its text again.`;
     this.store.markAudioMissing(id, message);
+    this.runner.changed(id);
     return new ApiError('audio_missing', message);
   }
 
-  /**
-   * The live events of one job, first where it stands now, ending after it is done or failed; or,
-   * without an id, of every job, never ending.
-   */
-  eventsFor(id?: string): JobEventFeed {
-    const row = id === undefined ? undefined : this.row(id);
-    return {
-      first: row ? [toEvent(currentChange(row))] : [],
-      subscribe: (listener) => {
-        const forward = (change: JobChange) => {
-          if (!row || change.job.id === row.id) listener(toEvent(change));
-        };
-        this.runner.on('job', forward);
-        return () => this.runner.off('job', forward);
-      },
-      isLast: (event) => row !== undefined && event.job.status !== 'running',
-    };
+  /** The events of one job, first where it stands now, ending after it is done or failed (services/job-events.ts). */
+  eventsOf(id: string): JobEventFeed {
+    return oneJobFeed(this.store, this.runner, this.row(id).id);
+  }
+
+  /** The events of every job, never ending; first, with `after` (Last-Event-ID), every job changed since. */
+  events(after?: number): JobEventFeed {
+    return allJobsFeed(this.store, this.runner, after);
   }
 
   private row(id: string): JobRow {
@@ -284,8 +266,6 @@ export class JobService {
 }
 
 const notFound = (id: string) => new ApiError('job_not_found', `No job "${id}".`);
-
-const toEvent = (change: JobChange): JobEvent => ({ type: change.type, job: toJobView(change.job) });
 
 function expired(row: JobRow): ApiError {
   return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);

@@ -234,7 +234,7 @@ describe('desktop origin (CORS)', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
     // every header the studio's client sends must be allowed, or the desktop window cannot call the API
     expect(ok.headers.get('access-control-allow-headers')!.split(', ')).toEqual(
-      expect.arrayContaining(['authorization', 'content-type', 'range']),
+      expect.arrayContaining(['authorization', 'content-type', 'range', 'last-event-id']),
     );
     // retention is the server's: no client header to claim being the studio
     expect(ok.headers.get('access-control-allow-headers')).not.toContain('x-orator-client');

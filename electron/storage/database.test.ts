@@ -37,4 +37,36 @@ describe('database migrations', () => {
     expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     again.close();
   });
+
+  it('number the jobs of an older database in the order they came, and give every later change of a job the next number', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'orator-db-'));
+    const old = new Database(path.join(dir, 'orator.db'));
+    // the database as it was before jobs had revisions
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('job_revision'));
+    MIGRATIONS.slice(0, before).forEach((sql) => old.exec(sql));
+    old.pragma(`user_version = ${before}`);
+    const insert = old.prepare(
+      `INSERT INTO jobs (id, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at)
+       VALUES (?, 'done', 'espeak-ng', 'espeak-ng:en-us', 'en-us', 1, 1, 1, 10, 1, '2026-11-01T00:00:00.000Z')`,
+    );
+    for (const id of ['b', 'a', 'c']) insert.run(id);
+    old.close();
+
+    const db = openDatabase(dir);
+    const revisions = () =>
+      Object.fromEntries(
+        (db.prepare('SELECT id, revision FROM jobs').all() as { id: string; revision: number }[]).map((r) => [r.id, r.revision]),
+      );
+    const latest = () => (db.prepare('SELECT value FROM job_revision').get() as { value: number }).value;
+    expect(revisions()).toEqual({ b: 1, a: 2, c: 3 });
+    expect(latest()).toBe(3);
+    db.prepare("UPDATE jobs SET custom_title = 'x' WHERE id = 'b'").run();
+    db.prepare(insert.source).run('d');
+    db.prepare("DELETE FROM jobs WHERE id = 'c'").run();
+    db.prepare("UPDATE jobs SET chunks_done = 1 WHERE id = 'a'").run();
+    // one number per change, never given twice: a deletion takes one too
+    expect(revisions()).toEqual({ b: 4, d: 5, a: 7 });
+    expect(latest()).toBe(7);
+    db.close();
+  });
 });

@@ -96,4 +96,27 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN joined_chunks INTEGER NOT NULL DEFAULT 0;
   `,
+  // 9: a revision per job, for clients to order what they hear (docs/api.md, "Job events"): every
+  // insert, update and delete of a job takes the next number of one counter, so a number is never
+  // given twice and a later change always has a higher one. Triggers give it, so that no write can
+  // forget to; the guard on update stops at the trigger's own write. Existing jobs are numbered in
+  // the order they were inserted.
+  `
+  ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+  UPDATE jobs SET revision = rowid;
+  CREATE INDEX jobs_by_revision ON jobs (revision);
+  CREATE TABLE job_revision (value INTEGER NOT NULL);
+  INSERT INTO job_revision (value) SELECT COALESCE(MAX(revision), 0) FROM jobs;
+  CREATE TRIGGER jobs_revision_on_insert AFTER INSERT ON jobs BEGIN
+    UPDATE job_revision SET value = value + 1;
+    UPDATE jobs SET revision = (SELECT value FROM job_revision) WHERE id = NEW.id;
+  END;
+  CREATE TRIGGER jobs_revision_on_update AFTER UPDATE ON jobs WHEN NEW.revision = OLD.revision BEGIN
+    UPDATE job_revision SET value = value + 1;
+    UPDATE jobs SET revision = (SELECT value FROM job_revision) WHERE id = NEW.id;
+  END;
+  CREATE TRIGGER jobs_revision_on_delete AFTER DELETE ON jobs BEGIN
+    UPDATE job_revision SET value = value + 1;
+  END;
+  `,
 ];

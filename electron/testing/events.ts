@@ -2,6 +2,7 @@
 export interface ServerEvent {
   event: string;
   data: unknown;
+  id?: string;
 }
 
 export async function* readEvents(response: Response): AsyncGenerator<ServerEvent> {
@@ -15,7 +16,8 @@ export async function* readEvents(response: Response): AsyncGenerator<ServerEven
       buffer = buffer.slice(end + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event && data) yield { event, data: JSON.parse(data) };
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      if (event && data) yield { event, data: JSON.parse(data), ...(id === undefined ? {} : { id }) };
     }
   }
 }

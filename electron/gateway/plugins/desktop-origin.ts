@@ -20,7 +20,7 @@ export function registerDesktopOrigin(app: FastifyInstance): void {
       return reply
         .code(204)
         .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')
-        .header('access-control-allow-headers', 'authorization, content-type, range, accept')
+        .header('access-control-allow-headers', 'authorization, content-type, range, accept, last-event-id')
         .header('access-control-max-age', '600')
         .send();
     }

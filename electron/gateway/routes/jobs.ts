@@ -6,10 +6,12 @@ import { Type } from 'typebox';
 import {
   AUDIO_MEDIA,
   ErrorBody,
+  EVENT_ID_PATTERN,
   FormatQuery,
   Job,
   JobAccepted,
   jobAudioFileName,
+  JOB_EVENT_TYPES,
   JobList,
   JobListQuery,
   JobParams,
@@ -29,9 +31,19 @@ import { StreamSlots } from '../stream-slots';
 import { audioResponse, sendJobAccepted } from './replies';
 
 const eventStream = {
-  description: 'Server-Sent Events: progress, done, failed; data is the Job',
+  description: `Server-Sent Events: ${JOB_EVENT_TYPES.join(', ')}; data is the Job, id its revision`,
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
+
+/** A header, so named by HTTP: outside the contract's snake_case fields. */
+const ResumeHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: EVENT_ID_PATTERN,
+      description: 'The id of the last event received: every job changed after it is sent first, as it stands now',
+    }),
+  ),
+});
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
   app,
@@ -221,11 +233,19 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
-    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor(request.params.id)),
+    handler: async (request, reply) => openStream(request, reply, jobs.eventsOf(request.params.id)),
   });
 
   app.get('/events', {
-    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream, 429: ErrorBody } },
-    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor()),
+    schema: {
+      tags: ['jobs'],
+      summary: 'Live events of all jobs; with Last-Event-ID, first every job changed after that event',
+      headers: ResumeHeaders,
+      response: { 200: eventStream, 400: ErrorBody, 429: ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const lastId = request.headers['last-event-id'];
+      return openStream(request, reply, jobs.events(lastId === undefined ? undefined : Number(lastId)));
+    },
   });
 };

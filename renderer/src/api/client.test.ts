@@ -66,6 +66,18 @@ describe('OratorClient against the gateway', () => {
     abort.abort();
     await following;
     expect(events.filter((e) => e.job.job_id === id && e.type === 'progress').length).toBeGreaterThan(1);
+    // each event has its id; a stream resumed after the job's first event starts with where it stands
+    const added = events.find((e) => e.job.job_id === id)!;
+    expect(added).toMatchObject({ type: 'added', id: String(added.job.revision) });
+    const resumed = new AbortController();
+    let caughtUp: JobEvent | undefined;
+    const onEvent = (event: JobEvent) => {
+      if (event.job.job_id !== id) return;
+      caughtUp = event;
+      resumed.abort();
+    };
+    await client.followEvents({ signal: resumed.signal, lastEventId: added.id, onEvent }).catch(() => undefined);
+    expect(caughtUp).toMatchObject({ type: 'done', job: { status: 'done' } });
 
     const job = await client.job(id);
     expect(job.status).toBe('done');

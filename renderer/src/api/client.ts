@@ -82,6 +82,8 @@ export type SynthesisResult = { kind: 'audio'; audio: InlineAudio } | { kind: 'j
 export interface JobEvent {
   type: JobEventType;
   job: Job;
+  /** The event's id (the job's revision): the Last-Event-ID to resume after. */
+  id?: string;
 }
 
 /** The gateway could not be reached, or answered outside the contract. */
@@ -235,9 +237,21 @@ export class OratorClient {
    * Follows job events (all jobs, or one) until the stream ends or the signal aborts.
    * `onOpen` runs once the stream is accepted, so callers can refresh what they missed.
    */
-  async followEvents(options: { jobId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (event: JobEvent) => void }) {
+  /**
+   * Follows a job's events, or every job's; with `lastEventId` (every job's), the gateway first
+   * sends each job changed after that event.
+   */
+  async followEvents(options: {
+    jobId?: string;
+    lastEventId?: string;
+    signal: AbortSignal;
+    onOpen?: () => void;
+    onEvent: (event: JobEvent) => void;
+  }) {
     const path = options.jobId ? jobEventsPath(options.jobId) : EVENTS_PATH;
-    const response = await this.send(path, { headers: { accept: 'text/event-stream' }, signal: options.signal });
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const response = await this.send(path, { headers, signal: options.signal });
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
       throw new GatewayError('The gateway did not answer with an event stream.');
     }
@@ -250,7 +264,7 @@ export class OratorClient {
       } catch {
         return; // one malformed event should not end the stream
       }
-      if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data });
+      if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data, id: message.id });
     });
   }
 

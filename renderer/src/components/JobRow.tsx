@@ -29,7 +29,9 @@ export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
   const name = `“${title}”, ${voice}`;
   const actionError = useApp((s) => s.jobErrors[id]);
   const playing = useApp((s) => s.current?.kind === 'job' && s.current.jobId === id);
-  const { playJob, cancelJob, retryJob, client } = useApp.getState();
+  // the client through the hook: a new key (settings) reaches the row's download at once
+  const client = useApp((s) => s.client);
+  const { playJob, cancelJob, retryJob } = useApp.getState();
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);

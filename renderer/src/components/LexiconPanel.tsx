@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { LexiconEntry, LexiconEntryInput, LexiconFormat } from '../api/contract';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { LexiconEntryInput, LexiconFormat } from '../api/contract';
 import { saveBlob } from '../lib/download';
-import { describeError } from '../lib/format';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
 import { findVoice } from '../store/engines-slice';
@@ -10,10 +9,10 @@ import { VoicePicker } from './VoicePicker';
 const BLANK = { grapheme: '', alias: '', phoneme: '', thisVoiceOnly: false, caseSensitive: false, wholeWord: true };
 
 /**
- * The pronunciation lexicon: entries of words and names with what to say instead, each heard
- * through /preview (which applies the lexicon like every route) with the voice chosen under "Hear
- * it with": the studio's voice, or a project's when the lexicon was opened from that project, so a
- * narrator hears a name as the book will say it.
+ * The pronunciation lexicon (store/lexicon-slice.ts): entries of words and names with what to say
+ * instead, each heard through /preview (which applies the lexicon like every route) with the voice
+ * chosen under "Hear it with": the studio's voice, or a project's when the lexicon was opened from
+ * that project, so a narrator hears a name as the book will say it.
  */
 export function LexiconPanel() {
   const client = useApp((s) => s.client);
@@ -23,34 +22,22 @@ export function LexiconPanel() {
   const [chosen, setVoiceId] = useState<string | null>(context?.voice ?? null);
   const voiceId = chosen ?? studioVoice;
   const voiceLanguage = useApp((s) => findVoice(s, voiceId)?.language ?? 'en');
-  const [entries, setEntries] = useState<LexiconEntry[]>([]);
+  const entries = useApp((s) => s.lexicon);
+  const error = useApp((s) => s.lexiconError);
+  const notice = useApp((s) => s.lexiconNotice);
+  const hearing = useApp((s) => s.hearingEntry);
+  const { loadLexicon, addLexiconEntry, deleteLexiconEntry, importLexicon, exportLexicon, hearLexiconEntry } = useApp.getState();
   const [form, setForm] = useState(BLANK);
   const [language, setLanguage] = useState(voiceLanguage.split('-')[0]!);
-  const [hearing, setHearing] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ kind: 'error' | 'status'; text: string } | null>(null);
 
-  const showError = useCallback((error: unknown) => {
-    if (!useApp.getState().noteAuthError(error)) setMessage({ kind: 'error', text: describeError(error) });
-  }, []);
-
-  /** Runs a lexicon request, showing its error (or handing a rejected key to the key prompt). */
-  const attempt = (work: () => Promise<void>) => work().catch(showError);
-
+  // read again for each client: a new key may see another gateway's lexicon
   useEffect(() => {
-    if (!client) return;
-    let live = true;
-    client.lexicon().then(
-      (list) => live && setEntries(list.entries),
-      (error: unknown) => live && showError(error),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, showError]);
+    if (client) void loadLexicon();
+  }, [client, loadLexicon]);
 
   if (!client) return null;
 
-  const add = (event: FormEvent) => {
+  const add = async (event: FormEvent) => {
     event.preventDefault();
     const entry: LexiconEntryInput = {
       grapheme: form.grapheme.trim(),
@@ -61,39 +48,13 @@ export function LexiconPanel() {
       ...(form.phoneme.trim() ? { phoneme: form.phoneme.trim(), alphabet: 'x-espeak' as const } : {}),
       ...(form.thisVoiceOnly ? { voice: voiceId } : {}),
     };
-    void attempt(async () => {
-      setEntries((await client.patchLexicon({ entries: [entry] })).entries);
-      setForm(BLANK);
-      setMessage({ kind: 'status', text: `Added "${entry.grapheme}".` });
-    });
+    if (await addLexiconEntry(entry)) setForm(BLANK);
   };
 
-  const hear = (entry: LexiconEntry) =>
-    void attempt(async () => {
-      setHearing(entry.id);
-      try {
-        const audio = await client.preview({ text: entry.grapheme, voice: entry.voice ?? voiceId });
-        useApp.getState().playAudio(audio, { title: `Lexicon · ${entry.grapheme}` });
-      } finally {
-        setHearing(null);
-      }
-    });
-
-  const remove = (entry: LexiconEntry) => void attempt(async () => setEntries((await client.patchLexicon({ delete: [entry.id] })).entries));
-
-  const importFile = (file: File) =>
-    void attempt(async () => {
-      const format: LexiconFormat = /\.csv$/i.test(file.name) ? 'csv' : 'pls';
-      const result = await client.importLexicon({ format, data: await file.text(), language });
-      setEntries((await client.lexicon()).entries);
-      setMessage({ kind: 'status', text: `Imported ${file.name}: ${result.added} added, ${result.replaced} replaced.` });
-    });
-
-  const exportAs = (format: LexiconFormat) =>
-    void attempt(async () => {
-      const blob = await client.exportLexicon(format, format === 'pls' ? language : undefined);
-      saveBlob(blob, `orator-lexicon${format === 'pls' ? `-${language}` : ''}.${format}`);
-    });
+  const exportAs = async (format: LexiconFormat) => {
+    const blob = await exportLexicon(format, language);
+    if (blob) saveBlob(blob, `orator-lexicon${format === 'pls' ? `-${language}` : ''}.${format}`);
+  };
 
   const set = (field: keyof typeof BLANK) => (value: string | boolean) => setForm((f) => ({ ...f, [field]: value }));
 
@@ -109,7 +70,7 @@ export function LexiconPanel() {
         <VoicePicker id="lexicon-voice" value={voiceId} onChange={setVoiceId} label="Hear it with" />
         {context && voiceId === context.voice && <span className="hint">the voice of the project “{context.project}”</span>}
       </div>
-      <form className="lexicon-form" onSubmit={add} aria-label="New lexicon entry">
+      <form className="lexicon-form" onSubmit={(e) => void add(e)} aria-label="New lexicon entry">
         <label>
           Word or phrase
           <input value={form.grapheme} onChange={(e) => set('grapheme')(e.target.value)} required maxLength={100} />
@@ -151,22 +112,28 @@ export function LexiconPanel() {
             className="visually-hidden"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file) importFile(file);
+              if (file) void importLexicon(file, language);
               e.target.value = '';
             }}
           />
         </label>
-        <button type="button" className="secondary small" onClick={() => exportAs('pls')}>
+        <button type="button" className="secondary small" onClick={() => void exportAs('pls')}>
           Export PLS ({language})
         </button>
-        <button type="button" className="secondary small" onClick={() => exportAs('csv')}>
+        <button type="button" className="secondary small" onClick={() => void exportAs('csv')}>
           Export CSV
         </button>
       </div>
-      {message && (
-        <p role={message.kind === 'error' ? 'alert' : 'status'} className={message.kind === 'error' ? 'error' : 'hint'}>
-          {message.text}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
         </p>
+      ) : (
+        notice && (
+          <p role="status" className="hint">
+            {notice}
+          </p>
+        )
       )}
       <table className="lexicon-table">
         <thead>
@@ -195,13 +162,18 @@ export function LexiconPanel() {
               <td>{entry.language}</td>
               <td>{entry.voice ?? 'any'}</td>
               <td className="lexicon-actions">
-                <button type="button" className="small primary" onClick={() => hear(entry)} disabled={hearing !== null}>
+                <button
+                  type="button"
+                  className="small primary"
+                  onClick={() => void hearLexiconEntry(entry, voiceId)}
+                  disabled={hearing !== null}
+                >
                   {hearing === entry.id ? 'Loading…' : 'Hear it'}
                 </button>
                 <button
                   type="button"
                   className="small secondary danger"
-                  onClick={() => remove(entry)}
+                  onClick={() => void deleteLexiconEntry(entry.id)}
                   aria-label={`Delete ${entry.grapheme}`}
                 >
                   Delete

@@ -1,7 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { MANUSCRIPT_EXTENSIONS, type Project, type ProjectSummary } from '../api/contract';
-import { describeError } from '../lib/format';
-import { manuscriptFile } from '../lib/manuscript-file';
+import { useCallback, useEffect } from 'react';
+import { MANUSCRIPT_EXTENSIONS, type Project } from '../api/contract';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
 import { ProjectView } from './ProjectView';
@@ -9,55 +7,28 @@ import { ProjectView } from './ProjectView';
 const ACCEPT = MANUSCRIPT_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 /**
- * Projects: manuscripts in chapters, each rendered once and again only where it changed
- * (docs/projects.md). The list on the left, the chosen project on the right.
+ * Projects (store/projects-slice.ts): manuscripts in chapters, each rendered once and again only
+ * where it changed (docs/projects.md). The list on the left, the chosen project on the right.
  */
 export function ProjectsPanel() {
   const client = useApp((s) => s.client);
   const voiceId = useApp(effectiveVoiceId);
-  const [projects, setProjects] = useState<ProjectSummary[]>([]);
-  const [chosen, setChosen] = useState<Project | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const projects = useApp((s) => s.projects);
+  const chosen = useApp((s) => s.project);
+  const error = useApp((s) => s.projectsError);
+  const updateProject = useApp((s) => s.updateProject);
+  const { loadProjects, createProject, openProject, projectFailed } = useApp.getState();
 
-  const showError = useCallback((problem: unknown) => {
-    if (!useApp.getState().noteAuthError(problem)) setError(describeError(problem));
-  }, []);
-  const attempt = useCallback(
-    (work: () => Promise<void>) => {
-      setError(null);
-      return work().catch(showError);
-    },
-    [showError],
-  );
-  const refreshList = useCallback(async () => {
-    if (client) setProjects((await client.projects()).projects);
-  }, [client]);
+  // one function per open project: the view's polling depends on it
+  const chosenId = chosen?.project_id;
+  const onChange = useCallback((project: Project | null) => chosenId && updateProject(chosenId, project), [chosenId, updateProject]);
 
+  // read again for each client: a new key may see another gateway's projects
   useEffect(() => {
-    if (!client) return;
-    let live = true;
-    client.projects().then(
-      (list) => live && setProjects(list.projects),
-      (problem: unknown) => live && showError(problem),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, showError]);
+    if (client) void loadProjects();
+  }, [client, loadProjects]);
 
   if (!client) return null;
-
-  const create = (file: File) =>
-    void attempt(async () => {
-      const project = await client.createProject({
-        manuscript: await manuscriptFile(file),
-        ...(voiceId ? { voice: voiceId } : {}),
-      });
-      setChosen(project);
-      await refreshList();
-    });
-
-  const open = (id: string) => void attempt(async () => setChosen(await client.project(id)));
 
   return (
     <div className="projects">
@@ -71,7 +42,7 @@ export function ProjectsPanel() {
             className="visually-hidden"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file) create(file);
+              if (file) void createProject(file, voiceId);
               e.target.value = '';
             }}
           />
@@ -89,7 +60,7 @@ export function ProjectsPanel() {
                 type="button"
                 className={`project-item${chosen?.project_id === p.project_id ? ' selected' : ''}`}
                 aria-current={chosen?.project_id === p.project_id ? 'true' : undefined}
-                onClick={() => open(p.project_id)}
+                onClick={() => void openProject(p.project_id)}
               >
                 <span className="project-title">{p.title}</span>
                 <span className="hint">
@@ -106,9 +77,9 @@ export function ProjectsPanel() {
         <ProjectView
           key={chosen.project_id}
           project={chosen}
-          onChange={setChosen}
-          onListChange={() => void attempt(refreshList)}
-          onError={showError}
+          onChange={onChange}
+          onListChange={() => void loadProjects()}
+          onError={projectFailed}
         />
       ) : (
         <div className="card project-empty">

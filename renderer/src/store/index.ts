@@ -5,8 +5,10 @@ import { createConnectionSlice } from './connection-slice';
 import { createEditorSlice } from './editor-slice';
 import { createEnginesSlice } from './engines-slice';
 import { createJobsSlice } from './jobs-slice';
+import { createLexiconSlice } from './lexicon-slice';
 import { createPlayerSlice } from './player-slice';
 import { deferredLocalStorage } from './persist-storage';
+import { createProjectsSlice } from './projects-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { Store } from './types';
 import { createUndoDeleteSlice } from './undo-delete-slice';
@@ -25,6 +27,8 @@ export function createAppStore() {
         ...createEnginesSlice(...a),
         ...createEditorSlice(...a),
         ...createJobsSlice(...a),
+        ...createLexiconSlice(...a),
+        ...createProjectsSlice(...a),
         ...createPlayerSlice(...a),
         ...createCompareSlice(...a),
         ...createSettingsSlice(...a),

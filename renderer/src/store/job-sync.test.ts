@@ -16,6 +16,8 @@ const job = (done: number, status: Job['status'] = 'running'): Job => ({
   format: 'wav',
   keep_wav: false,
   created_at: '2026-01-01T00:00:00.000Z',
+  // each state of this job is a later change
+  revision: done + 1,
 });
 
 const json = (body: unknown, status = 200) =>
@@ -40,7 +42,7 @@ it('polls running jobs while the event stream cannot be reached, and goes live w
         headers: { 'content-type': 'text/event-stream' },
       });
     }
-    if (url.includes('/jobs?')) return json({ jobs: [job(0)] });
+    if (url.includes('/jobs?')) return json({ jobs: [job(0)], revision: 1 });
     polls++;
     return json(polls >= 3 ? job(4, 'done') : job(polls));
   };
@@ -73,7 +75,7 @@ it('reconnects a broken event stream and reloads the list when it opens again', 
     if (url.endsWith('/engines')) return json({ engines: [] });
     if (url.includes('/jobs?')) {
       lists++;
-      return json({ jobs: [] });
+      return json({ jobs: [], revision: 0 });
     }
     if (url.endsWith('/events')) {
       opens++;

@@ -9,10 +9,12 @@ const SAFETY_POLL_MS = 10_000;
 const MAX_BACKOFF_MS = 10_000;
 
 /**
- * Keeps the job list current: follows GET /events (fetch-streamed SSE, so the key goes in a
- * header), reloading the list whenever the stream (re)opens so nothing in between is missed.
- * When the stream breaks (network, gateway restart), running jobs are polled until it is back.
- * Returns a stop function.
+ * Keeps the job list current: reads the list, then follows GET /events (fetch-streamed SSE, so
+ * the key goes in a header) from the list's revision (Last-Event-ID), so that every change after
+ * the list arrives as an event; a reconnected stream resumes after the last event heard, and the
+ * list is read again for jobs deleted meanwhile. Lists and events merge by revision
+ * (job-merge.ts), in whatever order they arrive. When the stream breaks (network, gateway
+ * restart), running jobs are polled until it is back. Returns a stop function.
  */
 export function startJobSync(store: StoreApi): () => void {
   const controller = new AbortController();
@@ -29,7 +31,10 @@ export function startJobSync(store: StoreApi): () => void {
 
 async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
   const state = store.getState;
-  await state().loadJobs();
+  const listed = await state().loadJobs();
+  let lastEventId = listed === null ? undefined : String(listed);
+  // the list just read is current up to lastEventId: the first stream needs no other
+  let current = listed !== null;
   let backoff = 500;
   while (!signal.aborted) {
     const client = state().client;
@@ -37,12 +42,17 @@ async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
     try {
       await client.followEvents({
         signal,
+        lastEventId,
         onOpen: () => {
           backoff = 500;
           state().setJobsSync('live');
-          void state().loadJobs();
+          if (!current) void state().loadJobs();
+          current = false;
         },
-        onEvent: ({ job }) => state().applyJobEvent(job),
+        onEvent: (event) => {
+          lastEventId = event.id ?? lastEventId;
+          state().applyJobEvent(event);
+        },
       });
     } catch (error) {
       if (signal.aborted) return;

@@ -1,7 +1,8 @@
-import type { OratorClient } from '../api/client';
+import type { JobEvent, OratorClient } from '../api/client';
 import { ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
 import { addSample, type ProgressSample } from '../lib/throughput';
+import { latest, mergeFirstPage, mergeLaterPage } from './job-merge';
 import { JOB_ORDERS, type JobOrder } from './job-order';
 import type { SliceCreator } from './types';
 
@@ -24,11 +25,19 @@ export interface JobsSlice {
   setJobsSync(mode: JobsSlice['jobsSync']): void;
   /** Changes the search or order and loads the list again. */
   setJobQuery(query: { search?: string; order?: JobOrder }): Promise<void>;
-  loadJobs(): Promise<void>;
+  /**
+   * Reads the first page of the list and merges it in by revision (store/job-merge.ts); resolves
+   * to the revision it was read at, or null when it was not read or a newer search won.
+   */
+  loadJobs(): Promise<number | null>;
   loadOlderJobs(): Promise<void>;
+  /** A state of a job, kept only if it is later than the one known (a higher revision). */
   upsertJob(job: Job): void;
-  /** A job event from the stream: applied, unless a search is on and the job is not in its results. */
-  applyJobEvent(job: Job): void;
+  /**
+   * A job event from the stream: a deleted job leaves the list; any other is applied, unless a
+   * search is on and the job is not in its results.
+   */
+  applyJobEvent(event: Pick<JobEvent, 'type' | 'job'>): void;
   refreshJob(id: string): Promise<void>;
   /** Actions on one job resolve to whether they succeeded; an error shows on the job's row. */
   renameJob(id: string, title: string): Promise<boolean>;
@@ -39,6 +48,20 @@ export interface JobsSlice {
 }
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
+  /** Jobs deleted (here or, as events said, elsewhere): an older list or event cannot bring them back. */
+  const gone = new Set<string>();
+  /** For each page of the list being read, the events heard meanwhile, the latest per job. */
+  const listening = new Set<Map<string, Job>>();
+  /** Reads a page, collecting what events say meanwhile. */
+  const readPage = async <T>(read: () => Promise<T>): Promise<{ result: T; heard: Map<string, Job> }> => {
+    const heard = new Map<string, Job>();
+    listening.add(heard);
+    try {
+      return { result: await read(), heard };
+    } finally {
+      listening.delete(heard);
+    }
+  };
   const actionError = (id: string, error: unknown) => {
     if (get().noteAuthError(error)) return;
     set({ jobErrors: { ...get().jobErrors, [id]: describeError(error) } });
@@ -55,6 +78,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     return client.listJobs({ limit: PAGE, sort, order, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
   };
   const forget = (id: string) => {
+    gone.add(id);
     const { [id]: _job, ...jobs } = get().jobs;
     const { [id]: _progress, ...jobProgress } = get().jobProgress;
     set({ jobs, jobProgress });
@@ -100,15 +124,18 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     /** The first page (again, after a reconnect or a new search); later pages load on request. */
     async loadJobs() {
       const client = get().client;
-      if (!client) return;
+      if (!client) return null;
       const asked = { search: get().jobSearch, order: get().jobOrder };
       try {
-        const first = await page(client);
+        const { result: first, heard } = await readPage(() => page(client));
         // a newer search or order has been asked for meanwhile: its answer wins
-        if (asked.search !== get().jobSearch || asked.order !== get().jobOrder) return;
-        set({ jobs: Object.fromEntries(first.jobs.map((j) => [j.job_id, j])), jobsCursor: first.next_cursor ?? null, jobsError: null });
+        if (asked.search !== get().jobSearch || asked.order !== get().jobOrder) return null;
+        const jobs = mergeFirstPage({ known: get().jobs, page: first, heard, gone }, asked.search.trim() !== '');
+        set({ jobs, jobsCursor: first.next_cursor ?? null, jobsError: null });
+        return first.revision;
       } catch (error) {
         if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
+        return null;
       }
     },
 
@@ -116,8 +143,8 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       const { client, jobsCursor } = get();
       if (!client || !jobsCursor) return;
       try {
-        const next = await page(client, jobsCursor);
-        set({ jobs: { ...get().jobs, ...Object.fromEntries(next.jobs.map((j) => [j.job_id, j])) }, jobsCursor: next.next_cursor ?? null });
+        const { result: next, heard } = await readPage(() => page(client, jobsCursor));
+        set({ jobs: mergeLaterPage({ known: get().jobs, page: next, heard, gone }), jobsCursor: next.next_cursor ?? null });
       } catch (error) {
         if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
       }
@@ -125,6 +152,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
 
     upsertJob(job) {
       const id = job.job_id;
+      if (gone.has(id) || latest(get().jobs[id], job) !== job) return;
       const { [id]: samples = [], ...otherProgress } = get().jobProgress;
       const jobProgress =
         job.status === 'running'
@@ -133,8 +161,11 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       set({ jobs: { ...get().jobs, [id]: job }, jobProgress });
     },
 
-    applyJobEvent(job) {
-      if (get().jobSearch.trim() && !(job.job_id in get().jobs)) return;
+    applyJobEvent({ type, job }) {
+      const id = job.job_id;
+      for (const heard of listening) heard.set(id, latest(heard.get(id), job)!);
+      if (type === 'deleted') return forget(id);
+      if (get().jobSearch.trim() && !(id in get().jobs)) return;
       get().upsertJob(job);
     },
 

@@ -4,10 +4,21 @@ import type { ConnectionSlice } from './connection-slice';
 import type { EditorSlice } from './editor-slice';
 import type { EnginesSlice } from './engines-slice';
 import type { JobsSlice } from './jobs-slice';
+import type { LexiconSlice } from './lexicon-slice';
 import type { PlayerSlice } from './player-slice';
+import type { ProjectsSlice } from './projects-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { UndoDeleteSlice } from './undo-delete-slice';
 
-export type Store = ConnectionSlice & EnginesSlice & EditorSlice & JobsSlice & PlayerSlice & CompareSlice & SettingsSlice & UndoDeleteSlice;
+export type Store = ConnectionSlice &
+  EnginesSlice &
+  EditorSlice &
+  JobsSlice &
+  LexiconSlice &
+  ProjectsSlice &
+  PlayerSlice &
+  CompareSlice &
+  SettingsSlice &
+  UndoDeleteSlice;
 
 export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;
