@@ -1,6 +1,7 @@
-// Lint: typescript-eslint, React hooks, and the layer rule that keeps each concern in its place.
+// Lint: typescript-eslint, React hooks, regular expressions in linear time, and the layer rule that keeps each concern in its place.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -78,6 +79,14 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Text rules run on whatever a client sends: a pattern that backtracks or rescans stalls every client.
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   ...layerRules(),

@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { WHOAMI_PATH } from '../contract';
+import { WHOAMI_PATH, withoutTrailingSlashes } from '../contract';
 import { OratorClient } from '../../renderer/src/api/client';
 import { apiKeyOverride } from '../gateway/api-key';
 import { keyProof } from '../gateway/identity';
@@ -32,7 +32,7 @@ export interface Gateway {
 /** Flags win over ORATOR_URL, ORATOR_API_KEY_FILE, ORATOR_API_KEY and ORATOR_DATA_DIR, which win over the data folder's files. */
 export async function connect(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Gateway> {
   const dataDir = path.resolve(options.dataDir ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env));
-  const url = (options.url ?? env.ORATOR_URL ?? recordedUrl(dataDir)).replace(/\/+$/, '');
+  const url = withoutTrailingSlashes(options.url ?? env.ORATOR_URL ?? recordedUrl(dataDir));
   const { key: apiKey, source } = keyOf(dataDir, options.apiKeyFile, env);
   await checkProof(url, apiKey, source);
   const fetchWithKey = (route: string, init: RequestInit = {}) =>

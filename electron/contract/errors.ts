@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   lexicon_too_large: 413,
   too_many_chapters: 413,
+  manuscript_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
   unknown_voice: 422,

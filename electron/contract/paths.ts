@@ -1,4 +1,6 @@
 /** URL paths of the API, shared by routes, docs and the renderer's client. */
+import { trimEndWhere } from './text';
+
 export const API_ROOT = '/api/v1';
 export const TTS_ROOT = `${API_ROOT}/tts`;
 export const OPENAPI_PATH = `${API_ROOT}/openapi.json`;
@@ -14,3 +16,6 @@ export const EVENTS_PATH = `${TTS_ROOT}/events`;
 
 export const PROJECTS_PATH = `${TTS_ROOT}/projects`;
 export const projectPath = (id: string) => `${PROJECTS_PATH}/${encodeURIComponent(id)}`;
+
+/** A URL without the slashes at its end ("http://127.0.0.1:5700/" is "http://127.0.0.1:5700"). */
+export const withoutTrailingSlashes = (url: string) => trimEndWhere(url, (char) => char === '/');

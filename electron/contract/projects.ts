@@ -16,6 +16,24 @@ export const PROJECT_LIMITS = {
   fileNameChars: 255,
 } as const;
 
+/**
+ * Bounds of reading a manuscript file, which happens on a thread of its own (docs/projects.md,
+ * "Reading files safely"). Measured on a 150,000-word book made by pandoc: its DOCX inflates to
+ * 2 MB and mammoth needs 50–100 MB of heap and 2 s of CPU; its EPUB far less.
+ */
+export const DOCUMENT_LIMITS = {
+  /** What a zipped manuscript's files may inflate to together, counted as they are unpacked (MB). */
+  inflatedMb: 64,
+  /** Files in a zipped manuscript. */
+  zipFiles: 10_000,
+  /** The reading thread's JavaScript heap (MB): five times a Word book's need. */
+  heapMb: 512,
+  /** Time to read one manuscript (s), counted from when the thread takes it. */
+  seconds: 60,
+  /** Manuscripts waiting for the thread, which reads one at a time; one more is refused with 429. */
+  waiting: 4,
+} as const;
+
 /** Manuscript files the gateway reads, by extension: text files come as their text, others as base64 `data`. */
 export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown', 'epub', 'docx'] as const;
 /** The ones sent as bytes (base64 `data`) rather than text. */

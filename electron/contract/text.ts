@@ -18,3 +18,14 @@ export function codePoints(text: string): number {
   }
   return text.length - pairs;
 }
+
+/**
+ * `text` without the run of characters at its end that `drop` accepts. A pattern such as
+ * /[ \t]+$/ tries the run from each of its characters in turn: quadratic on a long run that
+ * something else follows; this looks at each character once.
+ */
+export function trimEndWhere(text: string, drop: (char: string) => boolean): string {
+  let end = text.length;
+  while (end > 0 && drop(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}

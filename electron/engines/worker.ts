@@ -2,11 +2,9 @@
  * Entry of the synthesis worker threads (built to dist/synth-worker.mjs): runs in-thread
  * (WASM) engines off the HTTP event loop. Each thread loads an engine once and reuses it.
  */
-import { readlinkSync } from 'node:fs';
-import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import type { Pcm } from '../audio/pcm';
-import { BACKGROUND_NICE } from './engine';
+import { lowerThisThreadsPriority } from './thread-priority';
 import type { EmbeddedEngine, WorkerOptions, WorkerTask } from './worker-protocol';
 import { MODEL_HOST_FLAG } from './sherpa-onnx/protocol';
 
@@ -17,20 +15,6 @@ const engines: Record<string, () => Promise<EmbeddedEngine>> = {
   'svox-pico': async () => (await import('./svox-pico/wasm')).picoWasm,
   gnuspeech: async () => (await import('./gnuspeech/wasm')).gnuspeechWasm,
 };
-
-/**
- * On Linux a thread has its own priority: this one's id is in /proc/thread-self (read by this
- * thread, as readlinkSync is), and setpriority on it leaves the other threads of the process
- * alone. Elsewhere the thread keeps the process's priority.
- */
-function lowerThisThreadsPriority(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0) os.setPriority(tid, BACKGROUND_NICE);
-  } catch {
-    // not Linux, or not allowed: the thread runs at the process's priority
-  }
-}
 
 if ((workerData as WorkerOptions | undefined)?.background) lowerThisThreadsPriority();
 

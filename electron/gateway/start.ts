@@ -16,6 +16,7 @@ import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
 import { ProjectService } from '../services/projects';
+import { DocumentReader } from '../projects/document-reader';
 import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
@@ -140,6 +141,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       () => jobs.expiryOfNewJob(),
       lexicon,
     );
+    // manuscript files are read on a thread of their own, from the bundle beside the engines' one
+    const documents = new DocumentReader(path.join(path.dirname(pool.workerFile), 'document-worker.mjs'));
+    undo.unshift(() => documents.close());
     const projects = new ProjectService({
       store: new ProjectStore(db),
       jobStore: store,
@@ -149,6 +153,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       lexicon,
       exports,
       maxTextLength: () => settings.limits().maxTextLength,
+      documents,
     });
 
     let hosts = new Set<string>(); // known once the port is
@@ -210,7 +215,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
         await Promise.all([closeServerGracefully(app), runner.stop()]);
         await exports.close();
-        await pool.close();
+        await Promise.all([pool.close(), documents.close()]);
         backend.fleet?.close();
         db.close();
         requestLog.close();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { LexiconEntry } from '../contract';
+import { LEXICON_LIMITS, type LexiconEntry } from '../contract';
 import { readCsv, writeCsv } from './csv';
-import { LexiconFileError, readPls, writePls } from './pls';
+import { cpuMs, WELL_UNDER_A_SECOND_MS } from '../testing/cpu';
+import { emptyElementsPls, hugeFieldCsv, laughsPls, nestedPls, rowsCsv } from '../testing/hostile-documents';
+import { LexiconFileError, LexiconFileTooLarge } from './file-errors';
+import { readPls, writePls } from './pls';
 
 const entries: LexiconEntry[] = [
   {
@@ -52,7 +55,7 @@ describe('lexicon files', () => {
 
   it('refuses malformed PLS with its position, and any DOCTYPE', () => {
     expect(() => readPls('<lexicon xml:lang="en">\n  <lexeme><grapheme>a</lexeme>\n</lexicon>')).toThrow(
-      /not well-formed XML: <\/lexeme> closes <grapheme> \(line 2, column \d+\)/,
+      /cannot be read at line 2, column \d+: Unexpected close tag\./,
     );
     const laughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">]><lexicon xml:lang="en">&lol;</lexicon>';
     expect(() => readPls(laughs)).toThrow(/DOCTYPE is not allowed/);
@@ -65,13 +68,13 @@ describe('lexicon files', () => {
 
   it('reads a large PLS file in linear time', () => {
     const lexemes = Array.from(
-      { length: 20_000 },
+      { length: LEXICON_LIMITS.entries - 1 },
       (_, i) => `  <lexeme>\n    <grapheme>w${i}</grapheme>\n    <alias>a</alias>\n  </lexeme>\n`,
     );
     const pls = `<lexicon xml:lang="en">\n${lexemes.join('')}  <lexeme><grapheme>x</grapheme></lexeme>\n</lexicon>`;
     const started = performance.now();
-    // the last lexeme is wrong: its position is found at the end of 80,000 lines
-    expect(() => readPls(pls)).toThrow('the <lexeme> at line 80002');
+    // the last lexeme is wrong: its position is found at the end of 20,000 lines
+    expect(() => readPls(pls)).toThrow('the <lexeme> at line 19998');
     expect(performance.now() - started).toBeLessThan(3000);
   });
 
@@ -89,5 +92,36 @@ describe('lexicon files', () => {
     expect(() => readCsv('word,alias\nGIF,jif\n', 'en')).toThrow(/column "word" is unknown/);
     expect(() => readCsv('grapheme,alias\nGIF,jif\n', undefined)).toThrow(/CSV line 2 has no language/);
     expect(() => readCsv('grapheme,phoneme,language\nGIF,[[x]],en\n', undefined)).toThrow(/CSV line 2: .*printable ASCII/);
+  });
+
+  it('stops reading at the entry limit, whatever follows: 1,000,000 CSV rows, 5.9 million PLS elements', () => {
+    const csv = rowsCsv(1_000_000);
+    expect(() => readCsv(csv, 'en')).toThrow(LexiconFileTooLarge);
+    expect(() => readCsv(csv, 'en')).toThrow('The file has more than 5,000 entries, the most a lexicon holds.');
+    expect(cpuMs(() => expect(() => readCsv(csv, 'en')).toThrow())).toBeLessThan(WELL_UNDER_A_SECOND_MS);
+    const pls = emptyElementsPls(5_900_000);
+    expect(() => readPls(pls)).toThrow('The PLS file has more than 50,000 elements; a full lexicon needs far fewer.');
+    expect(cpuMs(() => expect(() => readPls(pls)).toThrow(LexiconFileTooLarge))).toBeLessThan(WELL_UNDER_A_SECOND_MS);
+    expect(readCsv(rowsCsv(LEXICON_LIMITS.entries), 'en')).toHaveLength(LEXICON_LIMITS.entries);
+  });
+
+  it('refuses PLS by the policy SSML has: a DOCTYPE, more than 64 levels', () => {
+    expect(() => readPls(laughsPls())).toThrow(/A DOCTYPE is not allowed: no entity is ever defined or expanded/);
+    expect(() => readPls(nestedPls(64))).toThrow(/Elements are nested more than 64 deep/);
+    expect(() => readPls(nestedPls(62))).toThrow(/has no <grapheme>/);
+  });
+
+  it('reads a CSV field of 20 million characters once, and refuses it', () => {
+    expect(cpuMs(() => expect(() => readCsv(hugeFieldCsv(20_000_000), undefined)).toThrow(/CSV line 2: "grapheme"/))).toBeLessThan(
+      WELL_UNDER_A_SECOND_MS,
+    );
+    expect(
+      readCsv(
+        `grapheme,alias,language
+"${'""'.repeat(40)}",b,en
+`,
+        undefined,
+      )[0]!.grapheme,
+    ).toBe('"'.repeat(40));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plainMarkdown, splitChapters } from './chapters';
+import { splitChapters } from './chapters';
+import { plainMarkdown } from './markdown-text';
 
 const md = { markdown: true, untitled: 'Book' };
 const txt = { markdown: false, untitled: 'Book' };

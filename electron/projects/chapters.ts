@@ -3,6 +3,7 @@
  * files, "Chapter N" lines in any file). A file without either is one chapter.
  */
 import { chapterHeading } from '../contract';
+import { plainMarkdown } from './markdown-text';
 
 export interface ManuscriptChapter {
   title: string;
@@ -46,19 +47,4 @@ export function splitChapters(text: string, options: { markdown: boolean; untitl
   }
   close();
   return chapters;
-}
-
-/**
- * A line of Markdown as it is read aloud: emphasis, code ticks, link targets, images, quote and
- * list markers, and rules go; the words stay.
- */
-export function plainMarkdown(line: string): string {
-  return line
-    .replace(/^ {0,3}(?:[-*_][ \t]*){3,}$/, '')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/^ {0,3}>[ \t]?/, '')
-    .replace(/^ {0,3}(?:[-*+]|\d+[.)])[ \t]+/, '')
-    .replace(/(\*\*|__|\*|_|`)(?=\S)([^]*?\S)\1/g, '$2')
-    .replace(/^ {0,3}#{1,6}[ \t]+/, '');
 }

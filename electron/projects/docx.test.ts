@@ -4,6 +4,8 @@ import { docx } from '../testing/docx';
 import { readDocx } from './docx';
 import { UnreadableManuscript } from './zip';
 
+const LIMITS = { inflatedBytes: 64 * 1024 * 1024, files: 10_000 };
+
 describe('readDocx', () => {
   it("cuts at Word's Heading 1 and 2, keeps runs and paragraphs, and titles text before them", async () => {
     const chapters = await readDocx(
@@ -16,6 +18,7 @@ describe('readDocx', () => {
         { runs: ['The sun came out.'] },
       ]),
       'Novel',
+      LIMITS,
     );
     expect(chapters).toEqual([
       { title: 'Novel', text: 'A foreword & thanks.' },
@@ -25,7 +28,7 @@ describe('readDocx', () => {
   });
 
   it('refuses a file that is not a Word document, saying why', async () => {
-    await expect(readDocx(strToU8('not a zip'), 'x')).rejects.toThrow(UnreadableManuscript);
-    await expect(readDocx(zipSync({ 'a.txt': strToU8('hi') }), 'x')).rejects.toThrow(/not a readable Word document/);
+    await expect(readDocx(strToU8('not a zip'), 'x', LIMITS)).rejects.toThrow(UnreadableManuscript);
+    await expect(readDocx(zipSync({ 'a.txt': strToU8('hi') }), 'x', LIMITS)).rejects.toThrow(/not a readable Word document/);
   });
 });

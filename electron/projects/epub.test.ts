@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readEpub } from './epub';
 import { UnreadableManuscript } from './zip';
 
+const LIMITS = { inflatedBytes: 64 * 1024 * 1024, files: 10_000 };
+
 const CONTAINER = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
 <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
 const OPF = `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><manifest>
@@ -30,6 +32,7 @@ describe('readEpub', () => {
         'OEBPS/text/ch2.xhtml': page('Two', '<section><p>No heading&#8212;here &#x2019;s.</p></section>'),
       }),
       'book',
+      LIMITS,
     );
     expect(chapters).toEqual([
       { title: 'Two', text: 'No heading—here ’s.' },
@@ -38,7 +41,7 @@ describe('readEpub', () => {
   });
 
   it('refuses a file that is not an EPUB, saying why', () => {
-    expect(() => readEpub(strToU8('not a zip'), 'book')).toThrow(UnreadableManuscript);
-    expect(() => readEpub(epub({ 'a.txt': 'x' }), 'book')).toThrow('META-INF/container.xml');
+    expect(() => readEpub(strToU8('not a zip'), 'book', LIMITS)).toThrow(UnreadableManuscript);
+    expect(() => readEpub(epub({ 'a.txt': 'x' }), 'book', LIMITS)).toThrow('META-INF/container.xml');
   });
 });

@@ -1,20 +1,44 @@
 /**
  * HTML read leniently as text, for manuscripts that come as markup (EPUB's XHTML, a .docx through
- * mammoth): real books carry entities (`&nbsp;`) only their DTD declares, which a strict XML parser
- * refuses.
+ * mammoth), in linear time (markup.ts).
  */
-const BLOCK = /<\/?(?:p|div|h[1-6]|li|ul|ol|blockquote|section|article|header|footer|aside|figure|figcaption|table|tr|pre|hr)\b[^>]*>/gi;
+import { tags } from './markup';
+
+const BLOCKS = new Set(
+  'p div h1 h2 h3 h4 h5 h6 li ul ol blockquote section article header footer aside figure figcaption table tr pre hr'.split(' '),
+);
+/** Elements whose content is not text to speak. */
+const HIDDEN = new Set(['script', 'style', 'head']);
 
 /** Markup as words: blocks become paragraphs, <br> a line break, other tags nothing. */
 export function htmlText(markup: string): string {
-  return decodeEntities(
-    markup
-      .replace(/<!--[^]*?-->/g, '')
-      .replace(/<(script|style|head)\b[^>]*>[^]*?<\/\1>/gi, '')
-      .replace(BLOCK, '\n\n')
-      .replace(/<br\b[^>]*>/gi, '\n')
-      .replace(/<[^>]*>/g, ''),
-  )
+  const pieces: string[] = [];
+  let copied = 0;
+  /** Where each hidden element's closing tag is next found; -1: none left. */
+  const closes = new Map<string, number>();
+  const closeOf = (name: string, from: number) => {
+    const known = closes.get(name);
+    if (known === -1 || (known !== undefined && known >= from)) return known;
+    const close = new RegExp(`</${name}\\b`, 'gi');
+    close.lastIndex = from;
+    const found = close.exec(markup)?.index ?? -1;
+    closes.set(name, found);
+    return found;
+  };
+  let skipTo = 0;
+  for (const tag of tags(markup)) {
+    if (tag.start < skipTo) continue;
+    pieces.push(markup.slice(copied, tag.start));
+    copied = tag.end;
+    if (HIDDEN.has(tag.name) && !tag.closing) {
+      const close = closeOf(tag.name, tag.end);
+      // the content goes with its element, up to the closing tag, which the loop then drops
+      if (close !== undefined && close >= 0) copied = skipTo = close;
+    } else if (BLOCKS.has(tag.name)) pieces.push('\n\n');
+    else if (tag.name === 'br') pieces.push('\n');
+  }
+  pieces.push(markup.slice(copied));
+  return decodeEntities(pieces.join(''))
     .split('\n')
     .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
     .join('\n')

@@ -1,7 +1,6 @@
 import { ApiError, BINARY_MANUSCRIPTS, codePoints, MANUSCRIPT_EXTENSIONS, PROJECT_LIMITS, type ManuscriptFile } from '../contract';
-import { isMarkdownName, splitChapters, type ManuscriptChapter } from './chapters';
-import { readEpub } from './epub';
-import { UnreadableManuscript } from './zip';
+import { isMarkdownName, type ManuscriptChapter } from './chapters';
+import type { DocumentReader } from './document-reader';
 
 export interface CutManuscript {
   /** The file's name without its extension: the default title of the project and of untitled text. */
@@ -10,11 +9,11 @@ export interface CutManuscript {
 }
 
 /**
- * A manuscript file cut into chapters, or why it cannot be: a format not read (415), text over
- * `maxChars` or no text (400/413), more chapters than a project holds (413). Chapter titles are
- * cut to the title limit.
+ * A manuscript file cut into chapters by `reader` (on its own thread), or why it cannot be: a
+ * format not read (415), text over `maxChars` or no text (400/413), a file over the reader's
+ * limits (413), more chapters than a project holds (413). Chapter titles are cut to the title limit.
  */
-export async function cutManuscript(file: ManuscriptFile, maxChars: number): Promise<CutManuscript> {
+export async function cutManuscript(file: ManuscriptFile, maxChars: number, reader: DocumentReader): Promise<CutManuscript> {
   const name = file.name.trim();
   if (codePoints(name) > PROJECT_LIMITS.fileNameChars || /[\p{Cc}/\\]/u.test(name)) {
     throw new ApiError(
@@ -34,7 +33,7 @@ export async function cutManuscript(file: ManuscriptFile, maxChars: number): Pro
   };
   if (file.text !== undefined) tooLong(codePoints(file.text));
   const baseName = name.replace(/\.[^.]+$/, '').trim() || name;
-  const chapters = (await chaptersOf(file, extension, baseName)).map((chapter) => ({
+  const chapters = (await chaptersOf(file, extension, baseName, reader)).map((chapter) => ({
     ...chapter,
     title: clip(chapter.title, PROJECT_LIMITS.titleChars),
   }));
@@ -50,21 +49,14 @@ export async function cutManuscript(file: ManuscriptFile, maxChars: number): Pro
   return { baseName, chapters };
 }
 
-async function chaptersOf(file: ManuscriptFile, extension: string, baseName: string): Promise<ManuscriptChapter[]> {
+async function chaptersOf(file: ManuscriptFile, extension: string, baseName: string, reader: DocumentReader): Promise<ManuscriptChapter[]> {
   const binary = BINARY_MANUSCRIPTS.includes(extension);
   const content = binary ? file.data : file.text;
   if (content === undefined || (binary ? file.text : file.data) !== undefined) {
     throw new ApiError('invalid_request', `A .${extension} manuscript comes as ${binary ? '"data" (base64)' : '"text"'}, and only so.`);
   }
-  if (!binary) return splitChapters(content, { markdown: isMarkdownName(file.name), untitled: baseName });
-  try {
-    const bytes = Buffer.from(content, 'base64');
-    // mammoth loads with the first Word manuscript
-    return extension === 'docx' ? await (await import('./docx')).readDocx(bytes, baseName) : readEpub(bytes, baseName);
-  } catch (error) {
-    if (error instanceof UnreadableManuscript) throw new ApiError('invalid_request', error.message);
-    throw error;
-  }
+  if (!binary) return reader.chapters(isMarkdownName(file.name) ? 'md' : 'txt', { text: content }, baseName);
+  return reader.chapters(extension === 'docx' ? 'docx' : 'epub', { bytes: Buffer.from(content, 'base64') }, baseName);
 }
 
 /** At most `max` code points, on one line. */

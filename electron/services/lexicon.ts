@@ -13,7 +13,8 @@ import {
 import { readCsv, writeCsv } from '../lexicon/csv';
 import { entryKey, entryProblem } from '../lexicon/entry';
 import { readLexiconFile, writeLexiconFile } from '../lexicon/file';
-import { LexiconFileError, readPls, writePls } from '../lexicon/pls';
+import { LexiconFileError, LexiconFileTooLarge } from '../lexicon/file-errors';
+import { readPls, writePls } from '../lexicon/pls';
 import { compileRewrite, languageCovers, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
 
 /**
@@ -105,6 +106,7 @@ export class LexiconService {
       inputs = format === 'pls' ? readPls(source) : readCsv(source, options.language);
     } catch (error) {
       if (error instanceof LexiconFileError) throw new ApiError('invalid_lexicon', error.message);
+      if (error instanceof LexiconFileTooLarge) throw new ApiError('lexicon_too_large', error.message);
       throw error;
     }
     assertCount(inputs.length);

@@ -19,6 +19,7 @@ import {
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobStore } from '../jobs/store';
+import type { DocumentReader } from '../projects/document-reader';
 import { clip, cutManuscript } from '../projects/manuscript';
 import type { Rewrite } from '../lexicon/rewrite';
 import { renderKey } from '../projects/render-key';
@@ -41,6 +42,8 @@ export interface ProjectDeps {
   exports: { create(request: ExportRequest): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
+  /** Reads manuscript files on a thread of their own. */
+  documents: DocumentReader;
 }
 
 /**
@@ -76,7 +79,7 @@ export class ProjectService {
       );
     }
     const { manuscript, ...change } = body;
-    const { baseName, chapters } = await cutManuscript(manuscript, this.deps.maxTextLength());
+    const { baseName, chapters } = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
     const settings = this.checked(
       { title: clip(baseName, PROJECT_LIMITS.titleChars), author: '', voice: '', ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT },
       change,
@@ -105,7 +108,7 @@ export class ProjectService {
   replaceManuscript(id: string, file: ManuscriptFile): Promise<Project> {
     return this.serially(id, async () => {
       this.row(id);
-      const { chapters } = await cutManuscript(file, this.deps.maxTextLength());
+      const { chapters } = await cutManuscript(file, this.deps.maxTextLength(), this.deps.documents);
       const old = this.deps.store.chapters(id);
       const kept = new Set<ChapterRow>();
       const next: NewChapter[] = chapters.map((chapter) => {

@@ -121,7 +121,7 @@ describe('parseSsml', () => {
 
   it('caps the number of segments', () => {
     const markup = `<speak>${'a<break time="1ms"/>'.repeat(MAX_SEGMENTS + 1)}</speak>`;
-    expect(invalid(markup).message).toMatch(String(MAX_SEGMENTS).replace(/\B(?=(\d{3})+$)/g, ''));
+    expect(invalid(markup).message).toMatch(String(MAX_SEGMENTS));
   });
 
   it('never throws anything but invalid_ssml, whatever the input', () => {

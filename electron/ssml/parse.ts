@@ -3,11 +3,13 @@
  * voice and one prosody, each with the silence after it. A segment ends where the voice or the
  * prosody changes or a `<break>` stands; `<p>` and `<s>` stay inside a segment as the line breaks
  * the chunker reads as paragraphs and sentences. Every character keeps where it came from in the
- * markup (code points), for sentence timings. XML by saxes; any fault is an ApiError
- * `invalid_ssml` with line and column, never another exception.
+ * markup (code points), for sentence timings. XML by saxes under the gateway's XML policy
+ * (contract/xml.ts: no DOCTYPE, a depth limit); any fault is an ApiError `invalid_ssml` with line
+ * and column, never another exception.
  */
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type { SaxesParser, SaxesTagPlain } from 'saxes';
 import { ApiError } from '../contract';
+import { localName, MAX_XML_DEPTH, strictXmlParser } from '../contract/xml';
 import { PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS } from '../jobs/chunker';
 import { codePointIndex, positionOf } from './positions';
 import { breakMs, emphasisOf, MAX_BREAK_MS, prosodyOf, sameProsody, SsmlValueError, type ProsodyValues } from './values';
@@ -35,8 +37,8 @@ export interface SsmlSegment {
 
 /** Voice and prosody switches, breaks: each starts a segment, which is at least one engine call. */
 export const MAX_SEGMENTS = 10_000;
-/** Elements inside elements; SSML needs a handful, a deep nest is an attack on the stack. */
-export const MAX_DEPTH = 64;
+/** Elements inside elements: the gateway's limit for all XML it reads. */
+export const MAX_DEPTH = MAX_XML_DEPTH;
 
 const BOUNDARY_MS: Readonly<Record<Boundary, number>> = { sentence: SENTENCE_PAUSE_MS, paragraph: PARAGRAPH_PAUSE_MS };
 
@@ -60,7 +62,7 @@ export function parseSsml(markup: string, base: ProsodyValues): SsmlSegment[] {
 }
 
 class SsmlReader {
-  private readonly parser = new SaxesParser();
+  private readonly parser: SaxesParser;
   private readonly segments: SsmlSegment[] = [];
   private readonly frames: Frame[];
   private current: SsmlSegment;
@@ -70,7 +72,6 @@ class SsmlReader {
   private boundary: Boundary | undefined;
   private breakMs: number | undefined;
   private capture: Capture | undefined;
-  private depth = 0;
   private rootSeen = false;
   /** Where the last event ended: the next text starts there. */
   private lastEnd = 0;
@@ -83,30 +84,29 @@ class SsmlReader {
     this.frames = [{ voice: undefined, prosody: base }];
     this.current = this.segmentFor(this.frames[0]!);
     this.codePointAt = codePointIndex(markup);
+    this.parser = strictXmlParser({
+      open: (tag, depth) => this.guard(() => this.open(tag, depth)),
+      close: (tag, depth) => this.guard(() => this.close(tag, depth)),
+      text: (text) => this.guard(() => this.text(text, this.lastEnd, this.parser.position - 1)),
+      cdata: (text) => this.guard(() => this.text(text, this.parser.position - 3 - text.length, this.parser.position - 3)),
+      comment: () => (this.lastEnd = this.parser.position + 1),
+      instruction: () => (this.lastEnd = this.parser.position),
+      fail: (message, atTag) => (atTag ? this.failAtTag(message) : this.fail(message)),
+    });
   }
 
   read(): SsmlSegment[] {
-    const { parser } = this;
-    parser.on('error', (error) => this.fail(error.message.replace(/^\d+:\d+: /, ''), parser.line, Math.max(1, parser.column)));
-    parser.on('doctype', () => this.fail('A DOCTYPE is not allowed in SSML.'));
-    parser.on('opentag', (tag) => this.guard(() => this.open(tag)));
-    parser.on('closetag', (tag) => this.guard(() => this.close(tag)));
-    parser.on('text', (text) => this.guard(() => this.text(text, this.lastEnd, parser.position - 1)));
-    parser.on('cdata', (text) => this.guard(() => this.text(text, parser.position - 3 - text.length, parser.position - 3)));
-    parser.on('comment', () => (this.lastEnd = parser.position + 1));
-    parser.on('processinginstruction', () => (this.lastEnd = parser.position));
-    parser.write(this.markup).close();
+    this.parser.write(this.markup).close();
     if (!this.rootSeen) this.fail('The text is not an SSML document: it must be one <speak> element.');
     this.endSegment(0);
     if (this.segments.length === 0) this.fail('The SSML has nothing to speak.');
     return this.segments;
   }
 
-  private open(tag: SaxesTagPlain): void {
+  private open(tag: SaxesTagPlain, depth: number): void {
     this.lastEnd = this.parser.position;
     const name = localName(tag.name);
-    if (++this.depth > MAX_DEPTH) this.failAtTag(`Elements are nested more than ${MAX_DEPTH} deep.`);
-    if (this.depth === 1) {
+    if (depth === 1) {
       if (name !== 'speak') this.failAtTag(`The root element is <${tag.name}>; an SSML document is one <speak> element.`);
       this.rootSeen = true;
     }
@@ -133,23 +133,22 @@ class SsmlReader {
         break;
       case 'say-as':
         if (!attributes['interpret-as']) this.failAtTag('<say-as> needs an interpret-as attribute.');
-        this.startCapture(name, attributes);
+        this.startCapture(name, attributes, depth);
         break;
       case 'sub':
         if (attributes.alias === undefined) this.failAtTag('<sub> needs an alias attribute.');
-        this.startCapture(name, attributes);
+        this.startCapture(name, attributes, depth);
         break;
       case 'phoneme':
         if (!attributes.ph) this.failAtTag('<phoneme> needs a ph attribute.');
-        this.startCapture(name, attributes);
+        this.startCapture(name, attributes, depth);
         break;
     }
     this.frames.push(next); // saxes closes self-closing tags too, which pops it
   }
 
-  private close(tag: SaxesTagPlain): void {
+  private close(tag: SaxesTagPlain, depth: number): void {
     this.lastEnd = this.parser.position;
-    const depth = this.depth--;
     const capture = this.capture;
     if (capture && capture.depth !== depth) return;
     if (capture) this.endCapture(capture, this.parser.position - tag.name.length - 3);
@@ -180,8 +179,8 @@ class SsmlReader {
     else if (this.currentSpeaks) this.current.pieces.push({ kind: 'text', text: ' ', at: kept });
   }
 
-  private startCapture(element: string, attributes: Record<string, string>): void {
-    this.capture = { element, attributes, depth: this.depth, start: this.codePointAt[this.parser.position]!, text: '' };
+  private startCapture(element: string, attributes: Record<string, string>, depth: number): void {
+    this.capture = { element, attributes, depth, start: this.codePointAt[this.parser.position]!, text: '' };
   }
 
   private endCapture(capture: Capture, endIndex: number): void {
@@ -291,8 +290,5 @@ function firstOffset(piece: Piece): number {
   if (piece.kind === 'text') return piece.at[0]!;
   return piece.kind === 'boundary' ? piece.at : piece.start;
 }
-
-/** "ssml:break" and "break" alike: SSML's own namespace is the only one read. */
-const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

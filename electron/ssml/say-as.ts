@@ -60,7 +60,10 @@ const ORDINAL_ENDINGS: Readonly<Record<string, string>> = {
 
 export function ordinalWords(digits: string): string {
   const cardinal = cardinalWords(digits);
-  return cardinal.replace(/([a-z]+)$/, (last) => ORDINAL_ENDINGS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`));
+  return cardinal.replace(
+    /(?<![a-z])[a-z]+$/,
+    (last) => ORDINAL_ENDINGS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`),
+  );
 }
 
 /** "-1,234.5" → "minus one thousand two hundred thirty-four point five"; null if it is no number. */

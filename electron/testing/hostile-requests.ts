@@ -175,7 +175,7 @@ function pathCases(route: ApiRoute): HostileCase[] {
   // each parameter in turn, the others a plain "0", so a long value is not sent twice
   return route.pathParams.flatMap((param) =>
     HOSTILE_IDS.map(([name, id, codes]): HostileCase => {
-      const path = route.template.replace(/\{([^}]+)\}/g, (_, other: string) => (other === param ? id : '0'));
+      const path = route.template.replace(/\{([^{}]+)\}/g, (_, other: string) => (other === param ? id : '0'));
       const body = readsBody(route) ? { headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(sampleBody(route)) } : {};
       return {
         class: 'traversal and overlong ids',

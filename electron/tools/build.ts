@@ -1,7 +1,8 @@
 /**
  * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
- * threads, the spawn host that starts engine programs, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
- * preloads only so), and the `orator` command (package.json's bin).
+ * threads, the thread that reads manuscript files, the spawn host that starts engine programs,
+ * the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads
+ * only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { chmod, readdir, rm } from 'node:fs/promises';
@@ -24,6 +25,7 @@ const results = await Promise.all([
       serve: 'electron/serve.ts',
       'worker-host': 'electron/worker-host.ts',
       'synth-worker': 'electron/engines/worker.ts',
+      'document-worker': 'electron/projects/document-worker.ts',
       'spawn-host': 'electron/engines/spawn-host/host.ts',
       main: 'electron/main.ts',
     },

@@ -1,4 +1,5 @@
 import type { DesktopConnection } from '../../../electron/shell/bridge';
+import { withoutTrailingSlashes } from './contract';
 import type { Connection } from './client';
 
 declare global {
@@ -17,7 +18,7 @@ export const KEY_STORAGE = 'orator.apiKey';
  */
 export function resolveConnection(win: Window = window): Connection | null {
   const bridge = win.orator;
-  if (bridge?.gatewayUrl && bridge.apiKey) return { baseUrl: bridge.gatewayUrl.replace(/\/+$/, ''), apiKey: bridge.apiKey };
+  if (bridge?.gatewayUrl && bridge.apiKey) return { baseUrl: withoutTrailingSlashes(bridge.gatewayUrl), apiKey: bridge.apiKey };
 
   const fromFragment = takeKeyFromFragment(win);
   if (fromFragment) win.sessionStorage.setItem(KEY_STORAGE, fromFragment);
@@ -40,7 +41,7 @@ function takeKeyFromFragment(win: Window): string | null {
 
 export function saveKey(key: string, win: Window = window): Connection {
   win.sessionStorage.setItem(KEY_STORAGE, key);
-  return { baseUrl: win.orator?.gatewayUrl?.replace(/\/+$/, '') ?? '', apiKey: key };
+  return { baseUrl: withoutTrailingSlashes(win.orator?.gatewayUrl ?? ''), apiKey: key };
 }
 
 export function forgetKey(win: Window = window): void {

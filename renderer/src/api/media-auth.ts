@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from './contract';
 import type { Connection } from './client';
 
 /**
@@ -22,7 +23,7 @@ export function mediaAuthReady(): Promise<boolean> {
 
 /** Whether a job's audio can stream from this connection's gateway into an <audio> element. */
 export function canStreamJobAudio(connection: Connection, win: Window = window): Promise<boolean> {
-  const desktopGateway = win.orator?.gatewayUrl?.replace(/\/+$/, '');
+  const desktopGateway = win.orator?.gatewayUrl && withoutTrailingSlashes(win.orator.gatewayUrl);
   if (desktopGateway && connection.baseUrl === desktopGateway) return Promise.resolve(true);
   return connection.baseUrl === '' ? mediaAuthReady() : Promise.resolve(false);
 }
