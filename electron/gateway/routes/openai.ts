@@ -15,7 +15,7 @@ import {
 import { FORMATS } from '../../audio/encode/formats';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
-import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
+import { toOpenAIError } from '../plugins/openai-errors';
 import type { StreamSlots } from '../stream-slots';
 import { holdSpeechAnswer, logged, sendSpeechAudio, speechHeaders } from './speech-reply';
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
@@ -47,8 +47,6 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
   app,
   { speech, slots },
 ) => {
-  registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
-
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
       tags: [OPENAI_TAG],
