@@ -153,6 +153,21 @@ describe('orator say', () => {
     expect(other.stderr).toMatch(/only as mp3 at 128 kbps .*keep_wav/);
   });
 
+  it('speaks long text with an OpenAI voice name, in "opus", as a job with the voice it maps to', async () => {
+    await writeFile(out('alloy.txt'), prose(5860));
+    const run = await orator(['say', '-f', out('alloy.txt'), '-v', 'alloy', '--format', 'opus', '-o', out('alloy.ogg'), '--progress']);
+    expect([run.code, run.stderr.split('\n').at(-2)]).toEqual([0, `Wrote ${out('alloy.ogg')}.`]);
+    const id = /Queued job ([0-9a-f-]+) \(5,860 characters\)/.exec(run.stderr)![1]!;
+    const job = (await (await gateway.api(`/api/v1/tts/jobs/${id}`)).json()) as {
+      voice: string;
+      format: string;
+      audio: { duration_s: number };
+    };
+    expect(job).toMatchObject({ voice: 'espeak-ng:en-us', format: 'ogg' });
+    const decoded = await decodeIndependently('ogg', await readFile(out('alloy.ogg')));
+    expect(Math.abs(decoded.seconds - job.audio.duration_s)).toBeLessThan(job.audio.duration_s * 0.05);
+  }, 240_000);
+
   it('draws the progress bar by itself when standard error is a terminal', async () => {
     await writeFile(out('tty.txt'), prose(4200));
     const command = [process.execPath, CLI, 'say', '-f', out('tty.txt'), '-o', out('tty.wav')].map((a) => `'${a}'`).join(' ');

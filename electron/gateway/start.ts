@@ -18,6 +18,7 @@ import { OpenAISpeechService } from '../services/openai-speech';
 import { ProjectService } from '../services/projects';
 import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
+import { VoiceResolver } from '../services/voices';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
 import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
@@ -133,8 +134,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
     undo.unshift(() => exports.close());
 
+    // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now
+    const voices = new VoiceResolver(registry, () => settings.current().openai_voices);
     const synthesis = new SynthesisService(
-      registry,
+      voices,
       runner,
       () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
       () => jobs.expiryOfNewJob(),
@@ -143,7 +146,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const projects = new ProjectService({
       store: new ProjectStore(db),
       jobStore: store,
-      registry,
+      voices,
       synthesis,
       jobs,
       lexicon,
@@ -158,7 +161,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       projects,
       jobs,
       exports,
-      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
+      openaiSpeech: new OpenAISpeechService(registry, voices, lexicon),
       settings,
       lexicon,
       apiKey: () => apiKey,

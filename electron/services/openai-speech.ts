@@ -6,7 +6,6 @@
 import {
   ApiError,
   codePoints,
-  DEFAULT_OPENAI_VOICES,
   OPENAI_MAX_INPUT,
   OPENAI_MODELS,
   OPTION_RANGES,
@@ -21,6 +20,7 @@ import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 import { looksLikeSsml, planSsml } from '../ssml/plan';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
 import { spokenBy, withoutControls, type Pronouncer } from './synthesis';
+import type { VoiceResolver } from './voices';
 
 /** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
 export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
@@ -38,8 +38,8 @@ export class OpenAISpeechService {
 
   constructor(
     private readonly registry: EngineRegistry,
-    /** The openai_voices setting, read at every request so that a change applies at once. */
-    private readonly voiceMap: () => Record<string, string>,
+    /** Voice names as every route takes them, OpenAI's mapped by the openai_voices setting (voices.ts). */
+    private readonly voices: VoiceResolver,
     /** The pronunciation lexicon, applied to each sentence as on Orator's own routes. */
     private readonly lexicon?: Pronouncer,
   ) {}
@@ -72,7 +72,7 @@ export class OpenAISpeechService {
     // an input that is a <speak> document is SSML (docs/ssml.md): OpenAI's API has no field to say so
     const plan = looksLikeSsml(text)
       ? {
-          segments: planSsml(text, voice, prosody, (id) => this.registry.resolve({ voice: id })),
+          segments: planSsml(text, voice, prosody, (id) => this.voices.resolve({ voice: id })),
           spokenFor: (speaking: ResolvedVoice) => spokenBy(this.lexicon, speaking),
         }
       : undefined;
@@ -105,28 +105,10 @@ export class OpenAISpeechService {
     return this.registry.summaries().find((e) => e.id === model && !e.available)?.reason;
   }
 
-  /**
-   * A name of openai_voices (the setting, then the defaults) gives its voice; anything else is an
-   * Orator voice id, or with an engine's model that engine's own voice name. A mapped voice that
-   * cannot speak here (its engine is missing or unavailable, or it belongs to another engine than
-   * the model's) falls back to the default voice of the model's engine, else of the default engine.
-   */
+  /** With an engine's model, `voice` may be that engine's own voice name (voices.ts says the rest). */
   private resolveVoice(name: string, engine: string | undefined): ResolvedVoice {
-    const mapped = lookup(this.voiceMap(), name) ?? lookup(DEFAULT_OPENAI_VOICES, name);
-    if (mapped === undefined) return this.registry.resolve({ voice: name, ...(engine === undefined ? {} : { engine }) });
-    try {
-      const resolved = this.registry.resolve({ voice: mapped });
-      if (engine === undefined || resolved.adapter.id === engine) return resolved;
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-    }
-    return this.registry.resolve(engine === undefined ? {} : { engine });
+    return this.voices.resolve({ voice: name, ...(engine === undefined ? {} : { engine }) });
   }
-}
-
-/** Own keys only: "constructor" is no voice. */
-function lookup(map: Readonly<Record<string, string>>, name: string): string | undefined {
-  return Object.hasOwn(map, name) ? map[name] : undefined;
 }
 
 /** OpenAI's speed (0.25 to 4) as an engine rate, clamped to what every engine can honour (0.5 to 2). */

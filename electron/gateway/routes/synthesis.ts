@@ -7,6 +7,7 @@ import {
   DEFAULT_OUTPUT_FORMAT,
   INLINE_TIMINGS_MAX_BYTES,
   ErrorBody,
+  formatNamed,
   JobAccepted,
   PreviewBody,
   speechFileName,
@@ -57,7 +58,10 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
         const gone = holdSpeechAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
         return sendSpeechAudio(
-          reply.header('content-disposition', `inline; filename="${speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT)}"`),
+          reply.header(
+            'content-disposition',
+            `inline; filename="${speechFileName(formatNamed(request.body.format ?? DEFAULT_OUTPUT_FORMAT))}"`,
+          ),
           stream,
           gone,
         );
