@@ -81,3 +81,13 @@ export const EngineDetail = Type.Intersect([EngineSummary, Type.Object({ voices:
 export type EngineDetail = Static<typeof EngineDetail>;
 
 export const EngineParams = Type.Object({ id: Type.String() });
+
+/**
+ * Whether a voice of language `tag` speaks `wanted`: BCP 47 prefix matching on whole subtags,
+ * ignoring case and reading "_" as "-" ("de" matches de, de-DE, de-AT; "en-gb" en-GB-scotland).
+ */
+export function speaksLanguage(tag: string, wanted: string): boolean {
+  const have = tag.toLowerCase();
+  const want = wanted.toLowerCase().replace(/_/g, '-');
+  return have === want || have.startsWith(`${want}-`);
+}

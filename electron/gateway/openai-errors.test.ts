@@ -123,7 +123,7 @@ describe('errors in OpenAI’s shape', () => {
     ['an unknown response_format', { response_format: 'ogg' }, 'response_format', 'invalid_request'],
     ['a speed out of range', { speed: 4.5 }, 'speed', 'invalid_request'],
     ['an unknown stream_format', { stream_format: 'ws' }, 'stream_format', 'invalid_request'],
-    ['an unknown field', { volume: 1 }, 'volume', 'invalid_request'],
+    ['a speed written as text out of range', { speed: '4.5' }, 'speed', 'invalid_request'],
   ])('400 for %s, naming the parameter', async (_what, change, param, code) => {
     const error = await failure(client.audio.speech.create({ ...speech, ...change } as OpenAI.Audio.SpeechCreateParams));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);

@@ -161,7 +161,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       projects,
       jobs,
       exports,
-      openaiSpeech: new OpenAISpeechService(registry, voices, lexicon),
+      openaiSpeech: new OpenAISpeechService(registry, voices, lexicon, synthesis),
       settings,
       lexicon,
       apiKey: () => apiKey,

@@ -146,7 +146,10 @@ function fieldCases(route: ApiRoute, { path, bodyLimit }: CaseContext): HostileC
     if (schema.maxLength !== undefined) add('too long', field, 'x'.repeat(schema.maxLength + 1));
     if (schema.pattern !== undefined) add('no pattern match', field, ' \u0000\t\u001f ');
   }
-  add('unknown field', '__unknown__', 1);
+  const unknown = JSON.stringify({ ...sampleBody(route), __unknown__: { deep: [1, null, 'x'] } });
+  // a lenient body (OpenAI's speech request) accepts and ignores fields it does not name
+  const lenient = route.body.additionalProperties !== false;
+  cases.push(json(route, path, 'wrong types', 'unknown field', unknown, lenient ? { success: true } : { codes: ['invalid_request'] }));
   return cases;
 }
 

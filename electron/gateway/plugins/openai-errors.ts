@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, OPENAI_ROOT, openAIDialectOf, type OpenAIErrorBody } from '../../contract';
+import { ApiError, numberProblem, OPENAI_NUMBERS, OPENAI_ROOT, openAIDialectOf, type OpenAIErrorBody } from '../../contract';
 import { answerFrameworkError, toApiError, type ErrorDialect } from './errors';
 
 export interface OpenAIError {
@@ -11,7 +11,7 @@ export function toOpenAIError(error: ApiError, param: string | null = null): Ope
   const dialect = openAIDialectOf(error.code);
   return {
     status: dialect.status,
-    body: { error: { message: error.message, type: dialect.type, param: dialect.param ?? param, code: dialect.code } },
+    body: { error: { message: error.message, type: dialect.type, param: dialect.param ?? error.field ?? param, code: dialect.code } },
   };
 }
 
@@ -79,9 +79,13 @@ function describeValidation(error: FastifyError): { message: string; param: stri
   }
   const param = first.instancePath.split('/')[1] ?? null;
   if (param === null) return { message: `The body ${first.message ?? 'is invalid'}; send a JSON object.`, param };
-  const allowed = error
-    .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-    .map((e) => `'${String((e.params as { allowedValue: unknown }).allowedValue)}'`);
+  if (Object.hasOwn(OPENAI_NUMBERS, param)) return { message: numberProblem(param as keyof typeof OPENAI_NUMBERS), param };
+  const allowed =
+    first.keyword === 'enum'
+      ? (params.allowedValues as unknown[]).map((value) => `'${String(value)}'`)
+      : error
+          .validation!.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+          .map((e) => `'${String((e.params as { allowedValue: unknown }).allowedValue)}'`);
   if (allowed.length > 1) return { message: `Invalid value for '${param}'. Supported values are: ${allowed.join(', ')}.`, param };
   if (param === 'input') {
     return { message: `'input' must be a string with at least one character that is not whitespace or a control character.`, param };

@@ -3,6 +3,10 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
   ApiError,
+  DOWNLOAD_PATH_HEADER,
+  IGNORED_FIELDS_HEADER,
+  ignoredFieldsValue,
+  jobAudioPath,
   OPENAI_MAX_INPUT,
   OPENAI_MODELS_PATH,
   OPENAI_ROOT,
@@ -13,6 +17,7 @@ import {
   OpenAISpeechBody,
 } from '../../contract';
 import { FORMATS } from '../../audio/encode/formats';
+import { readSpeechRequest } from '../../services/openai-request';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
 import { toOpenAIError } from '../plugins/openai-errors';
@@ -82,10 +87,16 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     },
     handler: async (request, reply) => {
+      const read = readSpeechRequest(request.body);
       const gone = holdSpeechAnswer(slots, request, reply);
-      const stream = await speech.speak(request.body, gone);
-      if (request.body.stream_format !== 'sse') return sendSpeechAudio(reply, stream, gone);
-      const usage = () => speech.usage(request.body.input, stream.durationS);
+      const { stream, ignored, keptJob } = await speech.speak(read, gone);
+      if (ignored.length > 0) {
+        reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsValue(ignored));
+        request.ignoredFields = ignored;
+      }
+      if (keptJob !== undefined) reply.header(DOWNLOAD_PATH_HEADER, jobAudioPath(keptJob));
+      if (!read.events) return sendSpeechAudio(reply, stream, gone);
+      const usage = () => speech.usage(read.input, stream.durationS);
       return speechHeaders(reply, stream)
         .type('text/event-stream; charset=utf-8')
         .send(Readable.from(speechEvents(stream, usage, gone)));
