@@ -91,3 +91,29 @@ export function speaksLanguage(tag: string, wanted: string): boolean {
   const want = wanted.toLowerCase().replace(/_/g, '-');
   return have === want || have.startsWith(`${want}-`);
 }
+
+/** A voice in the flat list of every engine's voices (GET /api/v1/tts/voices). */
+export const VoiceListing = Type.Intersect([
+  Voice,
+  Type.Object({
+    engine: Type.String({ description: 'The engine id' }),
+    available: Type.Boolean({
+      description:
+        'This gateway speaks it now (its engine works here). False only for voices that worker hosts alone serve (docs/scale.md): jobs, not inline speech',
+    }),
+  }),
+]);
+export type VoiceListing = Static<typeof VoiceListing>;
+
+export const VoiceList = Type.Object({ voices: Type.Array(VoiceListing) });
+export type VoiceList = Static<typeof VoiceList>;
+
+export const VoiceListQuery = Type.Object({
+  language: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 35, description: 'A BCP 47 tag; whole subtags match: "de" gives de, de-DE, de-AT' }),
+  ),
+  engine: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this engine’s voices' })),
+  quality: Type.Optional(QualityTier),
+  available: Type.Optional(Type.Boolean({ description: 'Only voices this gateway speaks now (true), or only those it does not (false)' })),
+});
+export type VoiceListQuery = Static<typeof VoiceListQuery>;

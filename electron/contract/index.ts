@@ -17,6 +17,7 @@ export * from './headings';
 export * from './names';
 export * from './formats';
 export * from './openai';
+export * from './openai-listings';
 export * from './internal';
 export * from './lexicon';
 export * from './exports';

@@ -10,7 +10,10 @@ import {
   OPENAI_MODELS,
   OPTION_RANGES,
   OUTPUT_TOKENS_PER_SECOND,
+  type OpenAIAudioModelList,
   type OpenAIModel,
+  type OpenAIVoiceEntry,
+  type OpenAIVoiceQuery,
   type OpenAIResponseFormat,
   speaksLanguage,
   type OutputFormat,
@@ -21,6 +24,7 @@ import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry
 import { looksLikeSsml, planSsml } from '../ssml/plan';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
 import { languageOfCode, type SpeechRequest } from './openai-request';
+import { openAIVoiceEntries } from './openai-voices';
 import { spokenBy, withoutControls, type Pronouncer, type SynthesisService } from './synthesis';
 import type { VoiceResolver } from './voices';
 
@@ -72,6 +76,22 @@ export class OpenAISpeechService {
       .filter((e) => e.available)
       .map((e) => e.id);
     return [...OPENAI_MODELS, ...engines].map((id) => ({ id, object: 'model' as const, created: this.created, owned_by: 'orator' }));
+  }
+
+  /** The models as Open WebUI's picker reads them: `{"models":[{"id","name"}]}`. */
+  audioModels(): OpenAIAudioModelList {
+    const names = new Map(this.registry.summaries().map((e) => [e.id, e.name]));
+    return { models: this.models().map(({ id }) => ({ id, name: names.get(id) ?? id })) };
+  }
+
+  /** GET /v1/audio/voices: every voice, or with an engine's model that engine's; a page of them with limit and offset. */
+  voiceList(query: OpenAIVoiceQuery): OpenAIVoiceEntry[] {
+    const engine = query.model === undefined ? undefined : this.engineOfModel(query.model);
+    const offset = query.offset ?? 0;
+    return openAIVoiceEntries(this.registry, this.voices, engine).slice(
+      offset,
+      query.limit === undefined ? undefined : offset + query.limit,
+    );
   }
 
   model(id: string): OpenAIModel {

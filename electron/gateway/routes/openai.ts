@@ -8,13 +8,18 @@ import {
   ignoredFieldsValue,
   jobAudioPath,
   OPENAI_MAX_INPUT,
+  OPENAI_AUDIO_MODELS_PATH,
+  OPENAI_AUDIO_VOICES_PATH,
   OPENAI_MODELS_PATH,
   OPENAI_ROOT,
   OPENAI_SPEECH_PATH,
+  OpenAIAudioModelList,
   OpenAIErrorBody,
   OpenAIModel,
   OpenAIModelList,
   OpenAISpeechBody,
+  OpenAIVoiceList,
+  OpenAIVoiceQuery,
 } from '../../contract';
 import { FORMATS } from '../../audio/encode/formats';
 import { readSpeechRequest } from '../../services/openai-request';
@@ -69,6 +74,32 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       response: { 200: OpenAIModel, 401: OpenAIErrorBody, 404: OpenAIErrorBody },
     },
     handler: async (request) => speech.model(request.params.model),
+  });
+
+  // Open WebUI asks these without a key to fill its pickers: they list installed voices, nothing
+  // more (docs/SECURITY.md), and the Host check still applies; a key sent is not needed
+  app.get(OPENAI_AUDIO_VOICES_PATH.slice(OPENAI_ROOT.length), {
+    schema: {
+      tags: [OPENAI_TAG],
+      summary: 'The voices, for tools’ pickers: OpenAI’s names, then every voice, the most natural first; needs no key',
+      security: [],
+      querystring: OpenAIVoiceQuery,
+      response: { 200: OpenAIVoiceList, 400: OpenAIErrorBody, 404: OpenAIErrorBody },
+    },
+    handler: async (request) => {
+      const voices = speech.voiceList(request.query);
+      return { voices, data: voices };
+    },
+  });
+
+  app.get(OPENAI_AUDIO_MODELS_PATH.slice(OPENAI_ROOT.length), {
+    schema: {
+      tags: [OPENAI_TAG],
+      summary: 'The speech models, as tools’ pickers read them; needs no key',
+      security: [],
+      response: { 200: OpenAIAudioModelList },
+    },
+    handler: async () => speech.audioModels(),
   });
 
   app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
