@@ -19,6 +19,7 @@ import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
 import { answerFrameworkErrorInDialect, openAIDialect } from './plugins/openai-errors';
 import { registerHostCheck } from './plugins/host-check';
+import { declareOperations } from './plugins/operations';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
@@ -99,6 +100,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);
   registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
+  declareOperations(app);
 
   await app.register(fastifySwagger, {
     openapi: {

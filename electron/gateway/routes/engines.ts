@@ -32,12 +32,18 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
   };
 
   app.get('/engines', {
-    schema: { tags: ['engines'], summary: 'List the speech engines of this machine', response: { 200: EngineList } },
+    schema: {
+      operationId: 'listEngines',
+      tags: ['engines'],
+      summary: 'List the speech engines of this machine',
+      response: { 200: EngineList },
+    },
     handler: list,
   });
 
   app.get('/engines/:id', {
     schema: {
+      operationId: 'getEngine',
       tags: ['engines'],
       summary: 'One engine with all its voices',
       params: EngineParams,
@@ -48,6 +54,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
 
   app.get('/voices', {
     schema: {
+      operationId: 'listVoices',
       tags: ['engines'],
       summary: 'Every engine’s voices in one list, filtered by language, engine, quality and availability',
       querystring: VoiceListQuery,
@@ -72,6 +79,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
 
   app.post('/engines/refresh', {
     schema: {
+      operationId: 'refreshEngines',
       tags: ['engines'],
       summary: 'Detect every engine again (after installing one, or adding voices or models); no body',
       response: { 200: EngineList },
@@ -84,6 +92,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
 
   app.post('/engines/:id/refresh', {
     schema: {
+      operationId: 'refreshEngine',
       tags: ['engines'],
       summary: 'Detect one engine again, e.g. to retry one marked unavailable; no body',
       params: EngineParams,

@@ -42,8 +42,6 @@ const SPEECH_RESPONSE = {
   ),
 };
 
-const errors = { 400: OpenAIErrorBody, 401: OpenAIErrorBody, 404: OpenAIErrorBody, 429: OpenAIErrorBody, 500: OpenAIErrorBody };
-
 /** Groups these routes in the OpenAPI document, apart from Orator's own. */
 const OPENAI_TAG = 'OpenAI-compatible';
 
@@ -59,19 +57,21 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
 ) => {
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
+      operationId: 'listModels',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: the speech models, one per engine',
-      response: { 200: OpenAIModelList, 401: OpenAIErrorBody },
+      response: { 200: OpenAIModelList },
     },
     handler: async () => ({ object: 'list' as const, data: speech.models() }),
   });
 
   app.get(`${OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length)}/:model`, {
     schema: {
+      operationId: 'retrieveModel',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: one model',
       params: Type.Object({ model: Type.String() }),
-      response: { 200: OpenAIModel, 401: OpenAIErrorBody, 404: OpenAIErrorBody },
+      response: { 200: OpenAIModel, 404: OpenAIErrorBody },
     },
     handler: async (request) => speech.model(request.params.model),
   });
@@ -80,11 +80,12 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
   // more (docs/SECURITY.md), and the Host check still applies; a key sent is not needed
   app.get(OPENAI_AUDIO_VOICES_PATH.slice(OPENAI_ROOT.length), {
     schema: {
+      operationId: 'listAudioVoices',
       tags: [OPENAI_TAG],
       summary: 'The voices, for tools’ pickers: OpenAI’s names, then every voice, the most natural first; needs no key',
       security: [],
       querystring: OpenAIVoiceQuery,
-      response: { 200: OpenAIVoiceList, 400: OpenAIErrorBody, 404: OpenAIErrorBody },
+      response: { 200: OpenAIVoiceList, 404: OpenAIErrorBody },
     },
     handler: async (request) => {
       const voices = speech.voiceList(request.query);
@@ -94,6 +95,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
 
   app.get(OPENAI_AUDIO_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
+      operationId: 'listAudioModels',
       tags: [OPENAI_TAG],
       summary: 'The speech models, as tools’ pickers read them; needs no key',
       security: [],
@@ -105,10 +107,11 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
   app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
     bodyLimit: SPEECH_BODY_LIMIT,
     schema: {
+      operationId: 'createSpeech',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
       body: OpenAISpeechBody,
-      response: { 200: SPEECH_RESPONSE, ...errors },
+      response: { 200: SPEECH_RESPONSE, 404: OpenAIErrorBody, 429: OpenAIErrorBody },
     },
     // A POST with no body at all never reaches a content-type parser.
     preValidation: async (request) => {
