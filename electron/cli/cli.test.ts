@@ -256,6 +256,27 @@ describe('failures exit 1 with one sentence', () => {
     expect(run.stderr).toContain(`The server at ${gateway.url} does not hold the API key from ORATOR_API_KEY`);
   });
 
+  it('finds the key file the gateway was started with, and names the variable it cannot read', async () => {
+    const keyFile = out('given-key');
+    await writeFile(keyFile, 'key-from-a-file\n', { mode: 0o600 });
+    const byFile = await startTestGateway({ apiKey: 'key-from-a-file', apiKeySource: `--api-key-file ${keyFile}`, apiKeyFile: keyFile });
+    const byVariable = await startTestGateway({ apiKey: 'key-from-the-environment', apiKeySource: 'ORATOR_API_KEY' });
+    try {
+      // <data-dir>/api-key of each holds another, older key
+      const listed = await orator(['voices', '--lang', 'de'], { env: { ORATOR_DATA_DIR: byFile.dataDir } });
+      expect([listed.code, listed.stderr]).toEqual([0, '']);
+      const refused = await orator(['voices'], { env: { ORATOR_DATA_DIR: byVariable.dataDir } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `orator: The server at ${byVariable.url} does not hold the API key from ${path.join(byVariable.dataDir, 'api-key')}: it was started with its key from ORATOR_API_KEY; give the same key with --api-key-file <file>, ORATOR_API_KEY_FILE or ORATOR_API_KEY.\n`,
+      );
+      const given = await orator(['voices'], { env: { ORATOR_DATA_DIR: byVariable.dataDir, ORATOR_API_KEY: 'key-from-the-environment' } });
+      expect(given.code).toBe(0);
+    } finally {
+      await Promise.all([byFile.stop(), byVariable.stop()]);
+    }
+  });
+
   it('says when the output cannot be written', async () => {
     const run = await orator(['say', 'Hi', '-o', path.join(dir, 'no-such-folder', 'x.wav')]);
     expect(run.code).toBe(1);

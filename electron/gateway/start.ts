@@ -184,7 +184,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       .filter(Boolean);
     hosts = allowedHosts(config.host, port, extraHosts);
     const url = `http://${urlHost(config.host)}:${port}`;
-    const forgetUrl = await recordGatewayUrl(config.dataDir, url);
+    const keySource = config.apiKeySource
+      ? { source: config.apiKeySource, ...(config.apiKeyFile ? { file: config.apiKeyFile } : {}) }
+      : { source: stored.file, file: stored.file };
+    const forgetUrl = await recordGatewayUrl(config.dataDir, url, keySource);
     undo.unshift(forgetUrl);
     runner.start();
     const stopSweeper = startRetentionSweeper(store, runner);
