@@ -153,6 +153,21 @@ describe('orator say', () => {
     expect(other.stderr).toMatch(/only as mp3 at 128 kbps .*keep_wav/);
   });
 
+  it('speaks long text with an OpenAI voice name, in "opus", as a job with the voice it maps to', async () => {
+    await writeFile(out('alloy.txt'), prose(5860));
+    const run = await orator(['say', '-f', out('alloy.txt'), '-v', 'alloy', '--format', 'opus', '-o', out('alloy.ogg'), '--progress']);
+    expect([run.code, run.stderr.split('\n').at(-2)]).toEqual([0, `Wrote ${out('alloy.ogg')}.`]);
+    const id = /Queued job ([0-9a-f-]+) \(5,860 characters\)/.exec(run.stderr)![1]!;
+    const job = (await (await gateway.api(`/api/v1/tts/jobs/${id}`)).json()) as {
+      voice: string;
+      format: string;
+      audio: { duration_s: number };
+    };
+    expect(job).toMatchObject({ voice: 'espeak-ng:en-us', format: 'ogg' });
+    const decoded = await decodeIndependently('ogg', await readFile(out('alloy.ogg')));
+    expect(Math.abs(decoded.seconds - job.audio.duration_s)).toBeLessThan(job.audio.duration_s * 0.05);
+  }, 240_000);
+
   it('draws the progress bar by itself when standard error is a terminal', async () => {
     await writeFile(out('tty.txt'), prose(4200));
     const command = [process.execPath, CLI, 'say', '-f', out('tty.txt'), '-o', out('tty.wav')].map((a) => `'${a}'`).join(' ');
@@ -239,6 +254,27 @@ describe('failures exit 1 with one sentence', () => {
     const run = await orator(['jobs'], { env: { ORATOR_API_KEY: 'not-the-key' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`The server at ${gateway.url} does not hold the API key from ORATOR_API_KEY`);
+  });
+
+  it('finds the key file the gateway was started with, and names the variable it cannot read', async () => {
+    const keyFile = out('given-key');
+    await writeFile(keyFile, 'key-from-a-file\n', { mode: 0o600 });
+    const byFile = await startTestGateway({ apiKey: 'key-from-a-file', apiKeySource: `--api-key-file ${keyFile}`, apiKeyFile: keyFile });
+    const byVariable = await startTestGateway({ apiKey: 'key-from-the-environment', apiKeySource: 'ORATOR_API_KEY' });
+    try {
+      // <data-dir>/api-key of each holds another, older key
+      const listed = await orator(['voices', '--lang', 'de'], { env: { ORATOR_DATA_DIR: byFile.dataDir } });
+      expect([listed.code, listed.stderr]).toEqual([0, '']);
+      const refused = await orator(['voices'], { env: { ORATOR_DATA_DIR: byVariable.dataDir } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `orator: The server at ${byVariable.url} does not hold the API key from ${path.join(byVariable.dataDir, 'api-key')}: it was started with its key from ORATOR_API_KEY; give the same key with --api-key-file <file>, ORATOR_API_KEY_FILE or ORATOR_API_KEY.\n`,
+      );
+      const given = await orator(['voices'], { env: { ORATOR_DATA_DIR: byVariable.dataDir, ORATOR_API_KEY: 'key-from-the-environment' } });
+      expect(given.code).toBe(0);
+    } finally {
+      await Promise.all([byFile.stop(), byVariable.stop()]);
+    }
   });
 
   it('says when the output cannot be written', async () => {

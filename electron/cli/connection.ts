@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WHOAMI_PATH, withoutTrailingSlashes } from '../contract';
 import { OratorClient } from '../../renderer/src/api/client';
-import { apiKeyOverride } from '../gateway/api-key';
+import { apiKeyOverride, readSecretFile } from '../gateway/api-key';
 import { keyProof } from '../gateway/identity';
-import { GATEWAY_URL_FILE, readGatewayUrl } from '../gateway/url-file';
+import { GATEWAY_URL_FILE, readGatewayUrl, readKeySource, type KeySource } from '../gateway/url-file';
 import { API_KEY_FILE } from '../storage/credentials';
 import { defaultDataDir } from '../storage/data-dir';
 import { CommandFailure } from './failures';
@@ -29,12 +29,17 @@ export interface Gateway {
   fetch(route: string, init?: RequestInit): Promise<Response>;
 }
 
-/** Flags win over ORATOR_URL, ORATOR_API_KEY_FILE, ORATOR_API_KEY and ORATOR_DATA_DIR, which win over the data folder's files. */
+/**
+ * Flags win over ORATOR_URL, ORATOR_API_KEY_FILE, ORATOR_API_KEY and ORATOR_DATA_DIR, which win
+ * over the data folder's files: the key the running gateway records it uses (a key file it was
+ * given), else `api-key`.
+ */
 export async function connect(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Gateway> {
   const dataDir = path.resolve(options.dataDir ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env));
   const url = withoutTrailingSlashes(options.url ?? env.ORATOR_URL ?? recordedUrl(dataDir));
-  const { key: apiKey, source } = keyOf(dataDir, options.apiKeyFile, env);
-  await checkProof(url, apiKey, source);
+  const gatewaySource = (options.url ?? env.ORATOR_URL) ? undefined : readKeySource(dataDir);
+  const { key: apiKey, source } = keyOf(dataDir, options.apiKeyFile, env, gatewaySource);
+  await checkProof(url, apiKey, source, gatewaySource);
   const fetchWithKey = (route: string, init: RequestInit = {}) =>
     fetch(url + route, { ...init, headers: { authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string>) } });
   return { url, apiKey, client: new OratorClient({ baseUrl: url, apiKey }), fetch: fetchWithKey };
@@ -49,7 +54,12 @@ function recordedUrl(dataDir: string): string {
   );
 }
 
-function keyOf(dataDir: string, apiKeyFile: string | undefined, env: NodeJS.ProcessEnv): { key: string; source: string } {
+function keyOf(
+  dataDir: string,
+  apiKeyFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  gateway: KeySource | undefined,
+): { key: string; source: string } {
   let override;
   try {
     override = apiKeyOverride({ file: apiKeyFile }, env);
@@ -57,6 +67,14 @@ function keyOf(dataDir: string, apiKeyFile: string | undefined, env: NodeJS.Proc
     throw new CommandFailure((error as Error).message);
   }
   if (override.apiKey !== undefined) return { key: override.apiKey, source: override.apiKeySource! };
+  // the key file the gateway was started with, when this user may read it
+  if (gateway?.file !== undefined) {
+    try {
+      return { key: readSecretFile(gateway.file), source: gateway.file };
+    } catch {
+      // unreadable here: the stored key is tried, and the failure names the gateway's source
+    }
+  }
   const file = path.join(dataDir, API_KEY_FILE);
   try {
     return { key: readFileSync(file, 'utf8').trim(), source: file };
@@ -68,7 +86,7 @@ function keyOf(dataDir: string, apiKeyFile: string | undefined, env: NodeJS.Proc
 }
 
 /** The key goes only to a server that proves it holds it: a program squatting the port learns nothing. */
-async function checkProof(url: string, apiKey: string, source: string): Promise<void> {
+async function checkProof(url: string, apiKey: string, source: string, gateway: KeySource | undefined): Promise<void> {
   const nonce = randomBytes(24).toString('base64url');
   let proof: unknown;
   try {
@@ -78,9 +96,14 @@ async function checkProof(url: string, apiKey: string, source: string): Promise<
     throw new CommandFailure(`Cannot reach the Orator gateway at ${url}. Is Orator running?`);
   }
   const expected = Buffer.from(keyProof(apiKey, nonce));
-  if (typeof proof !== 'string' || proof.length !== expected.length || !timingSafeEqual(Buffer.from(proof), expected)) {
+  if (typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected)) return;
+  const giveIt = 'give the same key with --api-key-file <file>, ORATOR_API_KEY_FILE or ORATOR_API_KEY';
+  if (gateway !== undefined && source !== gateway.source && source !== gateway.file) {
     throw new CommandFailure(
-      `The server at ${url} does not hold the API key from ${source}: it is another data folder's gateway, or one started with another key (then give the same with --api-key-file or ORATOR_API_KEY_FILE).`,
+      `The server at ${url} does not hold the API key from ${source}: it was started with its key from ${gateway.source}${gateway.file ? ', which cannot be read here' : ''}; ${giveIt}.`,
     );
   }
+  throw new CommandFailure(
+    `The server at ${url} does not hold the API key from ${source}: it is another data folder's gateway, or one started with another key (then ${giveIt}).`,
+  );
 }

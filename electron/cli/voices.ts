@@ -1,4 +1,4 @@
-import type { Voice } from '../contract';
+import { speaksLanguage } from '../contract';
 import { stringOption, type Command } from './command';
 import { printJson, printTable } from './table';
 
@@ -25,7 +25,7 @@ Lists the voices of every available engine: the ids that orator say -v and the A
     const { engines } = await client.listEngines();
     const chosen = engines.filter((e) => e.available && (engine === undefined || e.id === engine));
     const details = await Promise.all(chosen.map((e) => client.engine(e.id)));
-    const list = details.flatMap((d) => d.voices).filter((v) => lang === undefined || speaks(v, lang));
+    const list = details.flatMap((d) => d.voices).filter((v) => lang === undefined || speaksLanguage(v.language, lang));
     if (values.json) return printJson(list);
     if (engine !== undefined && !engines.some((e) => e.id === engine)) {
       process.stderr.write(`No engine "${engine}"; the engines are ${engines.map((e) => e.id).join(', ')}.\n`);
@@ -37,10 +37,3 @@ Lists the voices of every available engine: the ids that orator say -v and the A
     );
   },
 };
-
-/** BCP 47 prefix matching, whole subtags only, ignoring case. */
-function speaks(voice: Voice, lang: string): boolean {
-  const tag = voice.language.toLowerCase();
-  const wanted = lang.toLowerCase().replace(/_/g, '-');
-  return tag === wanted || tag.startsWith(`${wanted}-`);
-}

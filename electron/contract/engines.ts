@@ -81,3 +81,39 @@ export const EngineDetail = Type.Intersect([EngineSummary, Type.Object({ voices:
 export type EngineDetail = Static<typeof EngineDetail>;
 
 export const EngineParams = Type.Object({ id: Type.String() });
+
+/**
+ * Whether a voice of language `tag` speaks `wanted`: BCP 47 prefix matching on whole subtags,
+ * ignoring case and reading "_" as "-" ("de" matches de, de-DE, de-AT; "en-gb" en-GB-scotland).
+ */
+export function speaksLanguage(tag: string, wanted: string): boolean {
+  const have = tag.toLowerCase();
+  const want = wanted.toLowerCase().replace(/_/g, '-');
+  return have === want || have.startsWith(`${want}-`);
+}
+
+/** A voice in the flat list of every engine's voices (GET /api/v1/tts/voices). */
+export const VoiceListing = Type.Intersect([
+  Voice,
+  Type.Object({
+    engine: Type.String({ description: 'The engine id' }),
+    available: Type.Boolean({
+      description:
+        'This gateway speaks it now (its engine works here). False only for voices that worker hosts alone serve (docs/scale.md): jobs, not inline speech',
+    }),
+  }),
+]);
+export type VoiceListing = Static<typeof VoiceListing>;
+
+export const VoiceList = Type.Object({ voices: Type.Array(VoiceListing) });
+export type VoiceList = Static<typeof VoiceList>;
+
+export const VoiceListQuery = Type.Object({
+  language: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 35, description: 'A BCP 47 tag; whole subtags match: "de" gives de, de-DE, de-AT' }),
+  ),
+  engine: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this engine’s voices' })),
+  quality: Type.Optional(QualityTier),
+  available: Type.Optional(Type.Boolean({ description: 'Only voices this gateway speaks now (true), or only those it does not (false)' })),
+});
+export type VoiceListQuery = Static<typeof VoiceListQuery>;

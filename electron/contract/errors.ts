@@ -69,6 +69,8 @@ export interface ApiErrorDetails {
   retryAfterS?: number;
   /** Where in the text sent the error is (invalid_ssml): answered as `line` and `column`. */
   position?: TextPosition;
+  /** The request field at fault, where a service finds it (OpenAI's dialect answers it as `param`). */
+  field?: string;
   cause?: unknown;
 }
 
@@ -87,12 +89,14 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterS: number | undefined;
   readonly position: TextPosition | undefined;
-  constructor(code: ErrorCode, message: string, { retryAfterS, position, cause }: ApiErrorDetails = {}) {
+  readonly field: string | undefined;
+  constructor(code: ErrorCode, message: string, { retryAfterS, position, field, cause }: ApiErrorDetails = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
     this.retryAfterS = retryAfterS;
     this.position = position;
+    this.field = field;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

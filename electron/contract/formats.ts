@@ -48,6 +48,20 @@ export function isOutputFormat(name: string): name is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(name);
 }
 
+/**
+ * Other names Orator's routes take for its formats: `opus`, OpenAI's name for Opus in Ogg, so that
+ * one name works on every entry point (the /v1 route, Orator's routes, the command line).
+ */
+export const FORMAT_ALIASES = { opus: 'ogg' } as const satisfies Record<string, OutputFormat>;
+/** The names a request may give a format by. */
+export const FORMAT_NAMES = [...OUTPUT_FORMATS, ...(Object.keys(FORMAT_ALIASES) as (keyof typeof FORMAT_ALIASES)[])] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/** The format a request's name stands for. */
+export function formatNamed(name: FormatName): OutputFormat {
+  return isOutputFormat(name) ? name : FORMAT_ALIASES[name];
+}
+
 /** The bitrates a format takes, in words: "one of 8, 16, … kbps" or "a whole number from 6 to 256 kbps". */
 export function allowedBitrates(range: BitrateRange): string {
   return range.choices ? `one of ${range.choices.join(', ')} kbps` : `a whole number from ${range.minKbps} to ${range.maxKbps} kbps`;
@@ -69,21 +83,25 @@ export const BITRATE_RULES = OUTPUT_FORMATS.flatMap((format) => {
 }).join('; ');
 
 const FORMAT_DESCRIPTION =
-  'Audio format: wav (16-bit PCM at the voice rate), mp3, ogg (Opus), flac, m4a (AAC in MP4), pcm (raw 16-bit LE mono at 24 kHz)';
+  'Audio format: wav (16-bit PCM at the voice rate), mp3, ogg (Opus; also named opus), flac, m4a (AAC in MP4), pcm (raw 16-bit LE mono at 24 kHz)';
+
+/** A format as a request names it: one of the formats, or an alias (`opus`). */
+export const RequestFormat = (description: string, options: { default?: OutputFormat } = {}) =>
+  Type.Enum(FORMAT_NAMES, { ...options, description });
 const BITRATE_DESCRIPTION = `Bitrate of a lossy format in kbps (${BITRATE_RULES}); refused for wav, flac and pcm`;
 
 /** `format` and `bitrate_kbps` of a JSON body. */
 export const FormatFields = {
-  format: Type.Optional(Type.Enum(OUTPUT_FORMATS, { default: DEFAULT_OUTPUT_FORMAT, description: FORMAT_DESCRIPTION })),
+  format: Type.Optional(RequestFormat(FORMAT_DESCRIPTION, { default: DEFAULT_OUTPUT_FORMAT })),
   bitrate_kbps: Type.Optional(Type.Integer({ minimum: 1, maximum: 320, description: BITRATE_DESCRIPTION })),
 };
 
 /** `format` and `bitrate_kbps` of a job audio download (query numbers are coerced from text, see gateway/validators.ts). */
 export const FormatQuery = Type.Object({
   format: Type.Optional(
-    Type.Enum(OUTPUT_FORMATS, {
-      description: `${FORMAT_DESCRIPTION}; default: the job's own. Another format is encoded as it is sent, when the job has samples to encode from (docs/formats.md)`,
-    }),
+    RequestFormat(
+      `${FORMAT_DESCRIPTION}; default: the job's own. Another format is encoded as it is sent, when the job has samples to encode from (docs/formats.md)`,
+    ),
   ),
   bitrate_kbps: FormatFields.bitrate_kbps,
 });
@@ -97,8 +115,8 @@ export interface OutputChoice {
 }
 
 /** The output a request asks for; 400 invalid_request, naming what would work, when the bitrate does not suit the format. */
-export function outputChoice(request: { format?: OutputFormat | undefined; bitrate_kbps?: number | undefined }): OutputChoice {
-  const format = request.format ?? DEFAULT_OUTPUT_FORMAT;
+export function outputChoice(request: { format?: FormatName | undefined; bitrate_kbps?: number | undefined }): OutputChoice {
+  const format = request.format === undefined ? DEFAULT_OUTPUT_FORMAT : formatNamed(request.format);
   const problem = bitrateProblem(format, request.bitrate_kbps);
   if (problem) throw new ApiError('invalid_request', `${problem}.`);
   return { format, bitrateKbps: request.bitrate_kbps ?? AUDIO_MEDIA[format].bitrate?.defaultKbps };

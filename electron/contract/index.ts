@@ -18,6 +18,7 @@ export * from './sentences';
 export * from './names';
 export * from './formats';
 export * from './openai';
+export * from './openai-listings';
 export * from './internal';
 export * from './lexicon';
 export * from './exports';

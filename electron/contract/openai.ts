@@ -3,7 +3,7 @@
  * OpenAI documents them, so that tools and the official SDKs work unchanged. docs/api.md says
  * what Orator makes of each field.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { NON_BLANK_PATTERN } from './synthesis';
 
@@ -59,11 +59,45 @@ export const DEFAULT_OPENAI_VOICES: Readonly<Record<(typeof OPENAI_VOICE_NAMES)[
   cedar: 'espeak-ng:en-us-nyc',
 };
 
-const ResponseFormat = Type.Union(
-  OPENAI_RESPONSE_FORMATS.map((f) => Type.Literal(f)),
-  { default: 'mp3', description: 'mp3 (default), opus (Ogg), aac (ADTS), flac, wav, or pcm: raw 24 kHz 16-bit little-endian mono' },
-);
+const ResponseFormat = Type.Enum(OPENAI_RESPONSE_FORMATS, {
+  default: 'mp3',
+  description: 'mp3 (default), opus (Ogg), aac (ADTS), flac, wav, or pcm: raw 24 kHz 16-bit little-endian mono',
+});
 
+/** A number written as text ("1.0", " 2 "), as some tools send their settings. */
+export const NUMERIC_TEXT_PATTERN = '^\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?\\s*$';
+
+/** Kokoro-FastAPI's `volume_multiplier` as Orator takes it: 0 to 4, spoken clamped to the volume range 0 to 2. */
+export const OPENAI_VOLUME = { min: 0, max: 4 } as const;
+
+/** The numbers of the speech request, which may come as text. */
+export const OPENAI_NUMBERS = { speed: OPENAI_SPEED, volume_multiplier: OPENAI_VOLUME } as const;
+
+/** What is wrong with a number of the speech request, however it came. */
+export function numberProblem(field: keyof typeof OPENAI_NUMBERS): string {
+  const { min, max } = OPENAI_NUMBERS[field];
+  return `Invalid value for '${field}': a number from ${min} to ${max}, as a number or as text like "1.0".`;
+}
+
+/** null is "not given", as the tools that send it mean it. */
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A bounded number, also as text; null is "not given". */
+const Numeric = (range: { min: number; max: number }, description: string) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: range.min, maximum: range.max }),
+      Type.String({ pattern: NUMERIC_TEXT_PATTERN, description: 'The same number written as text, e.g. "1.0"' }),
+      Type.Null(),
+    ],
+    { description },
+  );
+
+/**
+ * OpenAI's speech request as the tools send it. Lenient where they are (docs/openai.md): a field
+ * this schema does not name is accepted and ignored, and named in `X-Orator-Ignored-Fields`; null
+ * for an optional field is "not given"; numbers may come as text. Orator's own routes stay strict.
+ */
 export const OpenAISpeechBody = Type.Object(
   {
     model: Type.String({ description: `${OPENAI_MODELS.join(', ')}, or an engine id (GET /v1/models)` }),
@@ -74,28 +108,66 @@ export const OpenAISpeechBody = Type.Object(
         description: 'An OpenAI voice name (mapped by the openai_voices setting) or an Orator voice id, e.g. "espeak-ng:en-us"',
       },
     ),
-    response_format: Type.Optional(ResponseFormat),
+    response_format: Type.Optional(orNull(ResponseFormat)),
     speed: Type.Optional(
-      Type.Number({
-        minimum: OPENAI_SPEED.min,
-        maximum: OPENAI_SPEED.max,
-        default: OPENAI_SPEED.default,
-        description: '0.25 to 4; the engine speaks at this rate clamped to 0.5 to 2',
-      }),
+      Numeric(OPENAI_SPEED, `${OPENAI_SPEED.min} to ${OPENAI_SPEED.max}, default 1; the engine speaks at this rate clamped to 0.5 to 2`),
     ),
     instructions: Type.Optional(
-      Type.String({ maxLength: OPENAI_MAX_INPUT, description: 'Accepted and ignored: no local engine takes them' }),
+      orNull(Type.String({ maxLength: OPENAI_MAX_INPUT, description: 'Accepted and ignored: no local engine takes them' })),
     ),
     stream_format: Type.Optional(
-      Type.Union([Type.Literal('audio'), Type.Literal('sse')], {
-        default: 'audio',
-        description: '"audio": the audio itself, streamed; "sse": Server-Sent Events with base64 audio',
-      }),
+      orNull(
+        Type.Union([Type.Literal('audio'), Type.Literal('sse')], {
+          default: 'audio',
+          description: '"audio": the audio itself, streamed; "sse": Server-Sent Events with base64 audio',
+        }),
+      ),
+    ),
+    // Kokoro-FastAPI's extras, which tools' settings pass on (Home Assistant's extra_payload, Open WebUI's TTS_OPENAI_PARAMS)
+    volume_multiplier: Type.Optional(
+      Numeric(OPENAI_VOLUME, `Kokoro-FastAPI's: the volume, ${OPENAI_VOLUME.min} to ${OPENAI_VOLUME.max}, spoken clamped to 0 to 2`),
+    ),
+    lang_code: Type.Optional(
+      orNull(
+        Type.String({
+          maxLength: 35,
+          description:
+            'Kokoro-FastAPI\'s: a language (Kokoro\'s letter, e.g. "b" British English, or a BCP 47 tag); chooses the voice of that language within the engine of an OpenAI voice name, else ignored',
+        }),
+      ),
+    ),
+    return_download_link: Type.Optional(
+      orNull(
+        Type.Boolean({
+          description: "Kokoro-FastAPI's: also keep the audio as a job; X-Download-Path names its audio (GET with the key)",
+        }),
+      ),
+    ),
+    stream: Type.Optional(orNull(Type.Boolean({ description: "Kokoro-FastAPI's: accepted; Orator's answer always streams" }))),
+    normalization_options: Type.Optional(
+      orNull(Type.Object({}, { additionalProperties: true, description: "Kokoro-FastAPI's text normalisation: accepted and ignored" })),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: true },
 );
 export type OpenAISpeechBody = Static<typeof OpenAISpeechBody>;
+
+/** The fields a tool sent that changed nothing, for the tool's author (not for machines to act on). */
+export const IGNORED_FIELDS_HEADER = 'x-orator-ignored-fields';
+/** Kokoro-FastAPI's header naming where the kept audio is. */
+export const DOWNLOAD_PATH_HEADER = 'x-download-path';
+/** At most this many field names are named, each at most 64 characters. */
+const IGNORED_NAMED = 32;
+
+/**
+ * The names as a header value: each percent-encoded (a name may hold any character), joined by
+ * ", "; past 32, "+N more" (a "+" in a name is encoded, so this cannot be one).
+ */
+export function ignoredFieldsValue(names: readonly string[]): string {
+  const shown = names.slice(0, IGNORED_NAMED).map((name) => encodeURIComponent(name.slice(0, 64)));
+  if (names.length > IGNORED_NAMED) shown.push(`+${names.length - IGNORED_NAMED} more`);
+  return shown.join(', ');
+}
 
 export const OpenAIModel = Type.Object({
   id: Type.String(),

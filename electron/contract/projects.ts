@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { OUTPUT_FORMATS } from './formats';
+import { OUTPUT_FORMATS, RequestFormat } from './formats';
 import { OPTION_RANGES, type OptionName } from './synthesis';
 import { TITLE_MAX_CHARS } from './jobs';
 import { ExportRequest } from './exports';
@@ -44,7 +44,7 @@ const prosody = (name: OptionName) =>
 
 const Title = Type.String({ minLength: 1, description: `1 to ${PROJECT_LIMITS.titleChars} characters, one line` });
 const Author = Type.String({ description: `0 to ${PROJECT_LIMITS.titleChars} characters, one line` });
-const Format = Type.Enum(OUTPUT_FORMATS, { description: "The chapters' job format" });
+const Format = RequestFormat("The chapters' job format (opus: ogg)");
 
 /** The settings a project renders with; every one optional in a change. */
 const settingFields = {

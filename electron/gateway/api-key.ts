@@ -13,6 +13,8 @@ export interface ApiKeyOverride {
   apiKey?: string;
   /** Where it came from, for the start-up line: "--api-key-file <path>", "--api-key", "ORATOR_API_KEY"… */
   apiKeySource?: string;
+  /** The file it was read from, when it came from one: where local clients find the same key. */
+  apiKeyFile?: string;
 }
 
 /** The source name of a key given on the command line, which other local users can read. */
@@ -30,7 +32,7 @@ export function apiKeyOverride(flags: { file?: string | undefined; key?: string 
 
 function fromFile(option: string, given: string): ApiKeyOverride {
   const file = path.resolve(given);
-  return { apiKey: readSecretFile(file), apiKeySource: `${option} ${file}` };
+  return { apiKey: readSecretFile(file), apiKeySource: `${option} ${file}`, apiKeyFile: file };
 }
 
 /**

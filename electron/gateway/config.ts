@@ -15,6 +15,8 @@ export interface GatewayConfig {
   apiKey?: string | undefined;
   /** Where apiKey came from, for the start-up line (e.g. "--api-key-file /etc/orator/key"). */
   apiKeySource?: string | undefined;
+  /** The file apiKey was read from, when it came from one. */
+  apiKeyFile?: string | undefined;
   inlineThreshold: number;
   maxTextLength: number;
   previewMaxChars: number;

@@ -1,8 +1,10 @@
 /**
  * The OpenAI dialect's model list and errors, through the official `openai` package where it can
- * send the request, and raw HTTP where it cannot (no body, wrong method).
+ * send the request, and raw HTTP where it cannot (no body, wrong method). The gateway serves the
+ * studio, as `npm run serve` and the desktop app do: its catch-all takes every GET no route has.
  */
 import OpenAI from 'openai';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAI_MODELS } from '../contract';
 import { prose } from '../testing/prose';
@@ -13,7 +15,7 @@ import { MAX_SPEECH_STREAMS } from './stream-slots';
 let gateway: TestGateway;
 let client: OpenAI;
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ staticDir: path.resolve('dist/renderer') });
   client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });
 afterAll(() => gateway.stop());
@@ -95,6 +97,7 @@ describe('errors in OpenAI’s shape', () => {
       { method: 'POST', path: '/v1/audio/speech', body: JSON.stringify(speech) },
       { method: 'POST', path: `/v1/audio/speech?api_key=${key}`, body: JSON.stringify(speech) },
       { method: 'GET', path: '/v1/no-such-route' },
+      { method: 'POST', path: '/v1/no-such-route', body: '{}' },
     ];
     const failures: string[] = [];
     for (const route of routes) {
@@ -120,7 +123,7 @@ describe('errors in OpenAI’s shape', () => {
     ['an unknown response_format', { response_format: 'ogg' }, 'response_format', 'invalid_request'],
     ['a speed out of range', { speed: 4.5 }, 'speed', 'invalid_request'],
     ['an unknown stream_format', { stream_format: 'ws' }, 'stream_format', 'invalid_request'],
-    ['an unknown field', { volume: 1 }, 'volume', 'invalid_request'],
+    ['a speed written as text out of range', { speed: '4.5' }, 'speed', 'invalid_request'],
   ])('400 for %s, naming the parameter', async (_what, change, param, code) => {
     const error = await failure(client.audio.speech.create({ ...speech, ...change } as OpenAI.Audio.SpeechCreateParams));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -148,14 +151,18 @@ describe('errors in OpenAI’s shape', () => {
     const error = await failure(client.audio.speech.create({ ...speech, model: 'tts-2' }));
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(error.error).toMatchObject({ param: 'model', code: 'model_not_found' });
-    for (const [method, path] of [
+    for (const [method, route] of [
       ['GET', '/v1/audio/speech'],
       ['POST', '/v1/chat/completions'],
+      ['GET', '/v1/chat/completions'],
+      ['HEAD', '/v1/no-such-route'],
+      ['DELETE', '/v1'],
     ]) {
-      const response = await gateway.api(path!, { method: method! });
+      const response = await gateway.api(route!, { method: method! });
       expect(response.status).toBe(404);
+      if (method === 'HEAD') continue;
       expect(await response.json()).toEqual({
-        error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null },
+        error: { message: `Invalid URL (${method} ${route})`, type: 'invalid_request_error', param: null, code: null },
       });
     }
   });

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { ignoredFieldsValue } from '../contract';
 import { RotatingLog } from '../storage/rotating-log';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Fields of the body a lenient route accepted and ignored (the /v1 speech route), for the log. */
+    ignoredFields?: string[];
+  }
+}
 
 /** `<data-dir>/logs/requests.jsonl`, rotated at 10 MB with 3 older files kept: at most 40 MB. */
 export const REQUEST_LOG = { dir: 'logs', file: 'requests.jsonl', maxBytes: 10 * 1024 * 1024, keep: 3 };
@@ -26,6 +34,8 @@ export interface RequestLogLine {
   bytes: number;
   /** The client left (or the gateway shut down) before the answer was complete. */
   aborted?: true;
+  /** Body fields accepted and ignored (their names, as X-Orator-Ignored-Fields gives them). */
+  ignored_fields?: string;
 }
 
 /**
@@ -47,6 +57,7 @@ export function registerRequestLog(app: FastifyInstance, log: { write(line: stri
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes: socket.bytesWritten - sentBefore,
         ...(reply.raw.writableFinished ? {} : { aborted: true as const }),
+        ...(request.ignoredFields ? { ignored_fields: ignoredFieldsValue(request.ignoredFields) } : {}),
       };
       log.write(JSON.stringify(line));
     });

@@ -17,8 +17,9 @@ import type { SynthesisService } from '../services/synthesis';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
-import { answerFrameworkErrorInDialect } from './plugins/openai-errors';
+import { answerFrameworkErrorInDialect, openAIDialect } from './plugins/openai-errors';
 import { registerHostCheck } from './plugins/host-check';
+import { declareOperations } from './plugins/operations';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
@@ -26,7 +27,7 @@ import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
 import { lexiconRoutes } from './routes/lexicon';
-import { openaiRoutes } from './routes/openai';
+import { openaiRoutes, SPEECH_BODY_LIMIT } from './routes/openai';
 import { projectRoutes } from './routes/projects';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
@@ -95,10 +96,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.requestLog) registerRequestLog(app, deps.requestLog);
   registerSecurityHeaders(app);
   registerJsonBody(app);
-  registerErrorHandling(app, deps.bodyLimit);
+  registerErrorHandling(app, deps.bodyLimit, [openAIDialect(SPEECH_BODY_LIMIT)]);
   registerHostCheck(app, deps.allowedHosts);
   registerDesktopOrigin(app);
   registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
+  declareOperations(app);
 
   await app.register(fastifySwagger, {
     openapi: {

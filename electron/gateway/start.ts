@@ -19,6 +19,7 @@ import { ProjectService } from '../services/projects';
 import { DocumentReader } from '../projects/document-reader';
 import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
+import { VoiceResolver } from '../services/voices';
 import { SettingsService } from '../settings/service';
 import { readSavedSettings } from '../settings/store';
 import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
@@ -134,8 +135,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
     undo.unshift(() => exports.close());
 
+    // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now
+    const voices = new VoiceResolver(registry, () => settings.current().openai_voices);
     const synthesis = new SynthesisService(
-      registry,
+      voices,
       runner,
       () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
       () => jobs.expiryOfNewJob(),
@@ -147,7 +150,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     const projects = new ProjectService({
       store: new ProjectStore(db),
       jobStore: store,
-      registry,
+      voices,
       synthesis,
       jobs,
       lexicon,
@@ -163,7 +166,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       projects,
       jobs,
       exports,
-      openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),
+      openaiSpeech: new OpenAISpeechService(registry, voices, lexicon, synthesis),
       settings,
       lexicon,
       apiKey: () => apiKey,
@@ -186,7 +189,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       .filter(Boolean);
     hosts = allowedHosts(config.host, port, extraHosts);
     const url = `http://${urlHost(config.host)}:${port}`;
-    const forgetUrl = await recordGatewayUrl(config.dataDir, url);
+    const keySource = config.apiKeySource
+      ? { source: config.apiKeySource, ...(config.apiKeyFile ? { file: config.apiKeyFile } : {}) }
+      : { source: stored.file, file: stored.file };
+    const forgetUrl = await recordGatewayUrl(config.dataDir, url, keySource);
     undo.unshift(forgetUrl);
     runner.start();
     const stopSweeper = startRetentionSweeper(store, runner);

@@ -4,6 +4,7 @@ import {
   checkTitle,
   DEFAULT_OUTPUT_FORMAT,
   EXPORT_LIMITS,
+  formatNamed,
   type Export,
   type ExportRequest,
   OPTION_RANGES,
@@ -17,7 +18,6 @@ import {
   type ProjectPatch,
   type RenderResult,
 } from '../contract';
-import type { EngineRegistry } from '../engines/registry';
 import type { JobStore } from '../jobs/store';
 import type { DocumentReader } from '../projects/document-reader';
 import { clip, cutManuscript } from '../projects/manuscript';
@@ -27,13 +27,14 @@ import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore 
 import type { JobService } from './jobs';
 import { chapterStatus, chapterView } from './project-chapters';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
+import type { Voices } from './voices';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ProjectDeps {
   store: ProjectStore;
   jobStore: JobStore;
-  registry: EngineRegistry;
+  voices: Voices;
   synthesis: SynthesisService;
   jobs: JobService;
   /** `revision` goes up at each change of the lexicon (LexiconService). */
@@ -214,7 +215,7 @@ export class ProjectService {
   private keyMaker(project: ProjectRow): ((chapter: ChapterRow) => string) | null {
     let spoken: Rewrite;
     try {
-      spoken = spokenBy(this.deps.lexicon, this.deps.registry.resolve({ voice: project.voice }));
+      spoken = spokenBy(this.deps.lexicon, this.deps.voices.resolve({ voice: project.voice }));
     } catch {
       return null;
     }
@@ -251,8 +252,8 @@ export class ProjectService {
     if (author && 'problem' in checkTitle(author)) {
       throw new ApiError('invalid_request', `"author" is one line of at most ${PROJECT_LIMITS.titleChars} characters.`);
     }
-    const voice = this.deps.registry.resolve(next.voice ? { voice: next.voice } : {}).voice.id;
-    return { ...next, title: title.title, author, voice };
+    const voice = this.deps.voices.resolve(next.voice ? { voice: next.voice } : {}).voice.id;
+    return { ...next, title: title.title, author, voice, format: formatNamed(next.format) };
   }
 
   private row(id: string): ProjectRow {

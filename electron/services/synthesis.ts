@@ -15,7 +15,7 @@ import { encodeWhole } from '../audio/encode/encoder';
 import { measureLoudness } from '../audio/loudness';
 import { durationSeconds } from '../audio/wav';
 import type { Pcm } from '../audio/pcm';
-import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
+import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { titleOf } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
 import { unchanged, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
@@ -26,6 +26,7 @@ import { synthesizePlan } from '../ssml/synthesize';
 import { inlineTimings } from './inline-timings';
 import { sampleSentence } from './sample-sentences';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
+import type { Voices } from './voices';
 
 /** What rewrites text as a voice should read it (LexiconService). */
 export interface Pronouncer {
@@ -71,7 +72,8 @@ export type SynthesisResult = InlineAudio | { kind: 'job'; job: Job };
 /** Synthesis as the product offers it, whatever the transport: inline audio or a queued job. */
 export class SynthesisService {
   constructor(
-    private readonly registry: EngineRegistry,
+    /** Every voice name a request may give (voices.ts): ids, engines' own names, OpenAI's names. */
+    private readonly voices: Voices,
     private readonly runner: JobRunner,
     /** Asked at each request: settings change the limits while the gateway runs. */
     private readonly limits: () => SynthesisLimits,
@@ -88,7 +90,7 @@ export class SynthesisService {
     if (length > maxTextLength) {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${maxTextLength}.`);
     }
-    const resolved = this.registry.resolve(body);
+    const resolved = this.voices.resolve(body);
     const options = prosody(body);
     const output = outputChoice(body);
     const asJob = body.mode === 'job' || length > inlineThreshold;
@@ -136,7 +138,7 @@ export class SynthesisService {
         `text has ${length} characters; a streamed answer takes at most ${most} (send it without "stream" for a job).`,
       );
     }
-    const resolved = this.registry.resolve(body);
+    const resolved = this.voices.resolve(body);
     const output = outputChoice(body);
     const options = prosody(body);
     return openSpeechStream({
@@ -152,7 +154,7 @@ export class SynthesisService {
   }
 
   async preview(body: PreviewBody): Promise<InlineAudio> {
-    const resolved = this.registry.resolve(body);
+    const resolved = this.voices.resolve(body);
     const output = outputChoice(body);
     const text = body.text === undefined ? sampleSentence(resolved.voice.language) : withoutControls(body.text);
     const length = codePoints(text);
@@ -172,7 +174,7 @@ export class SynthesisService {
 
   /** An SSML text's segments (docs/ssml.md); its `<voice>` names resolved like `voice`. */
   private plan(markup: string, resolved: ResolvedVoice, options: Prosody): PlannedSegment[] {
-    return planSsml(markup, resolved, options, (voice) => this.registry.resolve({ voice }));
+    return planSsml(markup, resolved, options, (voice) => this.voices.resolve({ voice }));
   }
 
   private async inline(resolved: ResolvedVoice, text: string, options: Prosody, output: OutputChoice): Promise<InlineAudio> {

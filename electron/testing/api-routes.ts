@@ -15,6 +15,7 @@ export interface JsonSchema {
   maximum?: number;
   maxLength?: number;
   pattern?: string;
+  additionalProperties?: boolean | JsonSchema;
 }
 
 export interface ApiRoute {

@@ -146,7 +146,10 @@ function fieldCases(route: ApiRoute, { path, bodyLimit }: CaseContext): HostileC
     if (schema.maxLength !== undefined) add('too long', field, 'x'.repeat(schema.maxLength + 1));
     if (schema.pattern !== undefined) add('no pattern match', field, ' \u0000\t\u001f ');
   }
-  add('unknown field', '__unknown__', 1);
+  const unknown = JSON.stringify({ ...sampleBody(route), __unknown__: { deep: [1, null, 'x'] } });
+  // a lenient body (OpenAI's speech request) accepts and ignores fields it does not name
+  const lenient = route.body.additionalProperties !== false;
+  cases.push(json(route, path, 'wrong types', 'unknown field', unknown, lenient ? { success: true } : { codes: ['invalid_request'] }));
   return cases;
 }
 
@@ -214,12 +217,17 @@ function schemaAccepts(schema: JsonSchema, sent: string): boolean {
   return schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(value);
 }
 
+/** Query parameters that name a thing (GET /v1/audio/voices?model=): a value the schema takes may name nothing, 404. */
+const NAMING_PARAMS: Readonly<Record<string, ErrorCode>> = { model: 'engine_not_found' };
+
 function queryCases(route: ApiRoute, { path }: CaseContext): HostileCase[] {
   const body = readsBody(route) ? { headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(sampleBody(route)) } : {};
   const aimed = route.queryParams.flatMap(({ name, schema }) => [
     ...[...PARAM_JUNK, ...UNSPOKEN].map((value): [string, Expected] => [
       `${name}=${value}`,
-      schemaAccepts(schema, value) ? { success: true, orCodes: ['invalid_request'] } : { codes: ['invalid_request'] },
+      schemaAccepts(schema, value)
+        ? { success: true, orCodes: ['invalid_request', ...(Object.hasOwn(NAMING_PARAMS, name) ? [NAMING_PARAMS[name]!] : [])] }
+        : { codes: ['invalid_request'] },
     ]),
     [`${name}=1&${name}=2`, { codes: ['invalid_request'] }] as [string, Expected],
   ]);

@@ -13,8 +13,19 @@ declare module 'fastify' {
   }
 }
 
-/** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers. */
-export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+/**
+ * Another error shape for the requests it owns (OpenAI's under /v1): asked first by the server's
+ * own handlers, so that it answers whichever route or plugin the request reached (the studio's
+ * catch-all for a GET of an unknown /v1 path among them).
+ */
+export interface ErrorDialect {
+  owns(request: FastifyRequest): boolean;
+  notFound(request: FastifyRequest, reply: FastifyReply): unknown;
+  error(error: FastifyError, request: FastifyRequest, reply: FastifyReply): unknown;
+}
+
+/** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers, or in a dialect's shape. */
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, dialects: readonly ErrorDialect[] = []): void {
   const routes: { method: string; pattern: RegExp }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url.endsWith('*')) return; // the static catch-all serves files, it allows no method
@@ -26,6 +37,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   app.decorateRequest('onMissingFile', null);
   app.setNotFoundHandler((request, reply) => {
     if (request.onMissingFile) return send(reply, request.onMissingFile());
+    const dialect = dialects.find((d) => d.owns(request));
+    if (dialect) return dialect.notFound(request, reply);
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
     if (allowed.length === 0) return send(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
@@ -34,6 +47,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   });
 
   app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
+    const dialect = dialects.find((d) => d.owns(request));
+    if (dialect) return dialect.error(error, request, reply);
     const apiError = toApiError(error, bodyLimit);
     // a range outside the file: the answer says how long the file is
     const size = apiError.code === 'range_not_satisfiable' ? error.headers?.['Content-Range'] : undefined;

@@ -1,5 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, EngineDetail, EngineList, EngineParams, ErrorBody, type EngineSummary } from '../../contract';
+import {
+  ApiError,
+  EngineDetail,
+  EngineList,
+  EngineParams,
+  ErrorBody,
+  speaksLanguage,
+  VoiceList,
+  VoiceListQuery,
+  type EngineSummary,
+} from '../../contract';
 import type { EngineRegistry } from '../../engines/registry';
 import type { FleetEngines } from '../../jobs/redis/fleet-engines';
 
@@ -22,12 +32,18 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
   };
 
   app.get('/engines', {
-    schema: { tags: ['engines'], summary: 'List the speech engines of this machine', response: { 200: EngineList } },
+    schema: {
+      operationId: 'listEngines',
+      tags: ['engines'],
+      summary: 'List the speech engines of this machine',
+      response: { 200: EngineList },
+    },
     handler: list,
   });
 
   app.get('/engines/:id', {
     schema: {
+      operationId: 'getEngine',
       tags: ['engines'],
       summary: 'One engine with all its voices',
       params: EngineParams,
@@ -36,8 +52,34 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
     handler: async (request) => detail(request.params.id),
   });
 
+  app.get('/voices', {
+    schema: {
+      operationId: 'listVoices',
+      tags: ['engines'],
+      summary: 'Every engine’s voices in one list, filtered by language, engine, quality and availability',
+      querystring: VoiceListQuery,
+      response: { 200: VoiceList },
+    },
+    handler: async (request) => {
+      const { language, engine, quality, available } = request.query;
+      const { engines } = await list();
+      const details = await Promise.all(engines.filter((e) => engine === undefined || e.id === engine).map((e) => detail(e.id)));
+      const here = new Set(registry.summaries().flatMap((e) => (e.available ? registry.detail(e.id).voices.map((v) => v.id) : [])));
+      const voices = details.flatMap((d) => d.voices.map((voice) => ({ ...voice, engine: d.id, available: here.has(voice.id) })));
+      return {
+        voices: voices.filter(
+          (v) =>
+            (language === undefined || speaksLanguage(v.language, language)) &&
+            (quality === undefined || v.quality === quality) &&
+            (available === undefined || v.available === available),
+        ),
+      };
+    },
+  });
+
   app.post('/engines/refresh', {
     schema: {
+      operationId: 'refreshEngines',
       tags: ['engines'],
       summary: 'Detect every engine again (after installing one, or adding voices or models); no body',
       response: { 200: EngineList },
@@ -50,6 +92,7 @@ export const engineRoutes: FastifyPluginAsyncTypebox<EngineRouteOptions> = async
 
   app.post('/engines/:id/refresh', {
     schema: {
+      operationId: 'refreshEngine',
       tags: ['engines'],
       summary: 'Detect one engine again, e.g. to retry one marked unavailable; no body',
       params: EngineParams,

@@ -32,6 +32,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
 
   app.post('/exports', {
     schema: {
+      operationId: 'createExport',
       tags,
       summary: 'Export finished jobs as an audiobook (M4B, MP3 or ZIP) with chapters, normalised loudness and subtitles',
       body: ExportRequest,
@@ -57,12 +58,18 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
   });
 
   app.get('/exports', {
-    schema: { tags, summary: 'Exports, newest first', response: { 200: ExportList } },
+    schema: { operationId: 'listExports', tags, summary: 'Exports, newest first', response: { 200: ExportList } },
     handler: async () => ({ exports: exports.list() }),
   });
 
   app.get('/exports/:id', {
-    schema: { tags, summary: 'An export and its progress', params: ExportParams, response: { 200: Export, 404: ErrorBody } },
+    schema: {
+      operationId: 'getExport',
+      tags,
+      summary: 'An export and its progress',
+      params: ExportParams,
+      response: { 200: Export, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       const found = exports.get(request.params.id);
       if (found.status === 'running') reply.header('retry-after', '1');
@@ -72,10 +79,11 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
 
   app.get('/exports/:id/file', {
     schema: {
+      operationId: 'getExportFile',
       tags,
       summary: 'The finished audiobook (Range requests work)',
       params: ExportParams,
-      response: { 200: fileAnswer, 206: fileAnswer, 404: ErrorBody, 409: ErrorBody },
+      response: { 200: fileAnswer, 206: fileAnswer, 404: ErrorBody, 409: ErrorBody, 416: ErrorBody },
     },
     handler: async (request, reply) => {
       const file = exports.file(request.params.id);
@@ -92,6 +100,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
 
   app.get('/exports/:id/subtitles', {
     schema: {
+      operationId: 'getExportSubtitles',
       tags,
       summary: "The whole book's captions, one cue per sentence, in the book's time: WebVTT (default) or SubRip",
       params: ExportParams,
@@ -112,6 +121,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
 
   app.delete('/exports/:id', {
     schema: {
+      operationId: 'deleteExport',
       tags,
       summary: 'Stop an export being made, or delete a finished one, with its files',
       params: ExportParams,

@@ -58,6 +58,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs', {
     schema: {
+      operationId: 'listJobs',
       tags: ['jobs'],
       summary: 'Jobs, newest first, paginated',
       querystring: JobListQuery,
@@ -67,7 +68,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
   });
 
   app.get('/jobs/:id', {
-    schema: { tags: ['jobs'], summary: 'A job and its progress', params: JobParams, response: { 200: Job, 404: ErrorBody } },
+    schema: {
+      operationId: 'getJob',
+      tags: ['jobs'],
+      summary: 'A job and its progress',
+      params: JobParams,
+      response: { 200: Job, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       const job = await jobs.get(request.params.id);
       if (job.status === 'running') reply.header('retry-after', '1');
@@ -77,6 +84,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.patch('/jobs/:id', {
     schema: {
+      operationId: 'renameJob',
       tags: ['jobs'],
       summary: 'Rename a job: its title, 1 to 200 characters after trimming, one line',
       params: JobParams,
@@ -88,6 +96,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.put('/jobs/:id/sentences/:n', {
     schema: {
+      operationId: 'editJobSentence',
       tags: ['jobs'],
       summary: "Give one sentence of a finished WAV job new text: only its chunk is synthesized again and spliced into the job's audio",
       params: SentenceParams,
@@ -101,6 +110,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
         413: ErrorBody,
         502: ErrorBody,
         503: ErrorBody,
+        504: ErrorBody,
       },
     },
     handler: async (request) => jobs.editSentence(request.params.id, request.params.n, request.body.text),
@@ -108,6 +118,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.delete('/jobs/:id', {
     schema: {
+      operationId: 'deleteJob',
       tags: ['jobs'],
       summary: 'Cancel a running job (200, it fails with "cancelled"), or delete a finished one and its audio (204)',
       params: JobParams,
@@ -121,6 +132,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.post('/jobs/:id/retry', {
     schema: {
+      operationId: 'retryJob',
       tags: ['jobs'],
       summary: 'Queue a failed job again, as a new job that replaces it (the failed job is removed)',
       params: JobParams,
@@ -131,6 +143,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs/:id/audio', {
     schema: {
+      operationId: 'getJobAudio',
       tags: ['jobs'],
       summary: 'The finished audio: its stored file (Range requests work) or, with ?format=, encoded as it is sent',
       params: JobParams,
@@ -142,6 +155,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
         404: ErrorBody,
         409: ErrorBody,
         410: ErrorBody,
+        416: ErrorBody,
       },
     },
     handler: async (request, reply) => {
@@ -166,6 +180,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs/:id/peaks', {
     schema: {
+      operationId: 'getJobPeaks',
       tags: ['jobs'],
       summary: 'Waveform peaks of the finished audio, at the resolution and over the span asked for',
       params: JobParams,
@@ -191,6 +206,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs/:id/timings', {
     schema: {
+      operationId: 'getJobTimings',
       tags: ['jobs'],
       summary: "Each sentence's start and end in the finished audio and its place in the job's text",
       params: JobParams,
@@ -201,6 +217,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs/:id/subtitles', {
     schema: {
+      operationId: 'getJobSubtitles',
       tags: ['jobs'],
       summary: 'Captions of the finished audio, one cue per sentence: WebVTT (default) or SubRip',
       params: JobParams,
@@ -228,6 +245,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/jobs/:id/events', {
     schema: {
+      operationId: 'streamJobEvents',
       tags: ['jobs'],
       summary: 'Live events of one job; ends after done or failed',
       params: JobParams,
@@ -238,6 +256,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
 
   app.get('/events', {
     schema: {
+      operationId: 'streamEvents',
       tags: ['jobs'],
       summary: 'Live events of all jobs; with Last-Event-ID, first every job changed after that event',
       headers: ResumeHeaders,

@@ -29,6 +29,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.get('/lexicon', {
     schema: {
+      operationId: 'getLexicon',
       tags,
       summary: 'Lexicon entries, all or of one language or voice',
       querystring: LexiconScope,
@@ -39,6 +40,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.put('/lexicon', {
     schema: {
+      operationId: 'replaceLexicon',
       tags,
       summary: 'Replace the whole lexicon',
       body: LexiconReplace,
@@ -49,6 +51,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.patch('/lexicon', {
     schema: {
+      operationId: 'changeLexicon',
       tags,
       summary: 'Add or replace entries (same grapheme, language, voice and case rule) and delete entries by id',
       body: LexiconPatch,
@@ -59,6 +62,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.delete('/lexicon', {
     schema: {
+      operationId: 'clearLexicon',
       tags,
       summary: 'Delete the entries of a language or voice, or all entries',
       querystring: LexiconScope,
@@ -68,7 +72,13 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
   });
 
   app.delete('/lexicon/:id', {
-    schema: { tags, summary: 'Delete one entry', params: LexiconEntryParams, response: { 204: { type: 'null' }, 404: ErrorBody } },
+    schema: {
+      operationId: 'deleteLexiconEntry',
+      tags,
+      summary: 'Delete one entry',
+      params: LexiconEntryParams,
+      response: { 204: { type: 'null' }, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       if (!(await lexicon.removeEntry(request.params.id))) throw new ApiError('not_found', `No lexicon entry "${request.params.id}".`);
       return reply.code(204).send(null);
@@ -77,6 +87,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.get('/lexicon/export', {
     schema: {
+      operationId: 'exportLexicon',
       tags,
       summary: 'The lexicon as a PLS (one language) or CSV file',
       querystring: LexiconExportQuery,
@@ -94,6 +105,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
 
   app.post('/lexicon/import', {
     schema: {
+      operationId: 'importLexicon',
       tags,
       summary: 'Import a PLS or CSV file, its text in "data"',
       body: LexiconImport,

@@ -3,19 +3,29 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
   ApiError,
+  DOWNLOAD_PATH_HEADER,
+  IGNORED_FIELDS_HEADER,
+  ignoredFieldsValue,
+  jobAudioPath,
   OPENAI_MAX_INPUT,
+  OPENAI_AUDIO_MODELS_PATH,
+  OPENAI_AUDIO_VOICES_PATH,
   OPENAI_MODELS_PATH,
   OPENAI_ROOT,
   OPENAI_SPEECH_PATH,
+  OpenAIAudioModelList,
   OpenAIErrorBody,
   OpenAIModel,
   OpenAIModelList,
   OpenAISpeechBody,
+  OpenAIVoiceList,
+  OpenAIVoiceQuery,
 } from '../../contract';
 import { FORMATS } from '../../audio/encode/formats';
+import { readSpeechRequest } from '../../services/openai-request';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
-import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
+import { toOpenAIError } from '../plugins/openai-errors';
 import type { StreamSlots } from '../stream-slots';
 import { holdSpeechAnswer, logged, sendSpeechAudio, speechHeaders } from './speech-reply';
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
@@ -32,8 +42,6 @@ const SPEECH_RESPONSE = {
   ),
 };
 
-const errors = { 400: OpenAIErrorBody, 401: OpenAIErrorBody, 404: OpenAIErrorBody, 429: OpenAIErrorBody, 500: OpenAIErrorBody };
-
 /** Groups these routes in the OpenAPI document, apart from Orator's own. */
 const OPENAI_TAG = 'OpenAI-compatible';
 
@@ -47,34 +55,63 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
   app,
   { speech, slots },
 ) => {
-  registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
-
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
+      operationId: 'listModels',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: the speech models, one per engine',
-      response: { 200: OpenAIModelList, 401: OpenAIErrorBody },
+      response: { 200: OpenAIModelList },
     },
     handler: async () => ({ object: 'list' as const, data: speech.models() }),
   });
 
   app.get(`${OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length)}/:model`, {
     schema: {
+      operationId: 'retrieveModel',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible: one model',
       params: Type.Object({ model: Type.String() }),
-      response: { 200: OpenAIModel, 401: OpenAIErrorBody, 404: OpenAIErrorBody },
+      response: { 200: OpenAIModel, 404: OpenAIErrorBody },
     },
     handler: async (request) => speech.model(request.params.model),
+  });
+
+  // Open WebUI asks these without a key to fill its pickers: they list installed voices, nothing
+  // more (docs/SECURITY.md), and the Host check still applies; a key sent is not needed
+  app.get(OPENAI_AUDIO_VOICES_PATH.slice(OPENAI_ROOT.length), {
+    schema: {
+      operationId: 'listAudioVoices',
+      tags: [OPENAI_TAG],
+      summary: 'The voices, for tools’ pickers: OpenAI’s names, then every voice, the most natural first; needs no key',
+      security: [],
+      querystring: OpenAIVoiceQuery,
+      response: { 200: OpenAIVoiceList, 404: OpenAIErrorBody },
+    },
+    handler: async (request) => {
+      const voices = speech.voiceList(request.query);
+      return { voices, data: voices };
+    },
+  });
+
+  app.get(OPENAI_AUDIO_MODELS_PATH.slice(OPENAI_ROOT.length), {
+    schema: {
+      operationId: 'listAudioModels',
+      tags: [OPENAI_TAG],
+      summary: 'The speech models, as tools’ pickers read them; needs no key',
+      security: [],
+      response: { 200: OpenAIAudioModelList },
+    },
+    handler: async () => speech.audioModels(),
   });
 
   app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
     bodyLimit: SPEECH_BODY_LIMIT,
     schema: {
+      operationId: 'createSpeech',
       tags: [OPENAI_TAG],
       summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
       body: OpenAISpeechBody,
-      response: { 200: SPEECH_RESPONSE, ...errors },
+      response: { 200: SPEECH_RESPONSE, 404: OpenAIErrorBody, 429: OpenAIErrorBody },
     },
     // A POST with no body at all never reaches a content-type parser.
     preValidation: async (request) => {
@@ -84,10 +121,16 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     },
     handler: async (request, reply) => {
+      const read = readSpeechRequest(request.body);
       const gone = holdSpeechAnswer(slots, request, reply);
-      const stream = await speech.speak(request.body, gone);
-      if (request.body.stream_format !== 'sse') return sendSpeechAudio(reply, stream, gone);
-      const usage = () => speech.usage(request.body.input, stream.durationS);
+      const { stream, ignored, keptJob } = await speech.speak(read, gone);
+      if (ignored.length > 0) {
+        reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsValue(ignored));
+        request.ignoredFields = ignored;
+      }
+      if (keptJob !== undefined) reply.header(DOWNLOAD_PATH_HEADER, jobAudioPath(keptJob));
+      if (!read.events) return sendSpeechAudio(reply, stream, gone);
+      const usage = () => speech.usage(read.input, stream.durationS);
       return speechHeaders(reply, stream)
         .type('text/event-stream; charset=utf-8')
         .send(Readable.from(speechEvents(stream, usage, gone)));

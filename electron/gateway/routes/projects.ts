@@ -21,12 +21,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
   const params = ProjectParams;
 
   app.get('/projects', {
-    schema: { tags, summary: 'Projects, the last changed first', response: { 200: ProjectList } },
+    schema: { operationId: 'listProjects', tags, summary: 'Projects, the last changed first', response: { 200: ProjectList } },
     handler: async () => projects.list(),
   });
 
   app.post('/projects', {
     schema: {
+      operationId: 'createProject',
       tags,
       summary: 'A new project from a manuscript file (its text and name), cut into chapters',
       body: ProjectCreate,
@@ -39,12 +40,19 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
   });
 
   app.get('/projects/:id', {
-    schema: { tags, summary: 'A project, its chapters and their audio', params, response: { 200: Project, 404: ErrorBody } },
+    schema: {
+      operationId: 'getProject',
+      tags,
+      summary: 'A project, its chapters and their audio',
+      params,
+      response: { 200: Project, 404: ErrorBody },
+    },
     handler: async (request) => projects.get(request.params.id),
   });
 
   app.patch('/projects/:id', {
     schema: {
+      operationId: 'changeProject',
       tags,
       summary: "Change a project's title, author, voice, prosody or format",
       params,
@@ -56,6 +64,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
 
   app.put('/projects/:id/manuscript', {
     schema: {
+      operationId: 'replaceManuscript',
       tags,
       summary: 'Replace the manuscript; chapters whose text is unchanged keep their audio',
       params,
@@ -66,7 +75,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
   });
 
   app.delete('/projects/:id', {
-    schema: { tags, summary: "Delete a project and its chapters' jobs", params, response: { 204: { type: 'null' }, 404: ErrorBody } },
+    schema: {
+      operationId: 'deleteProject',
+      tags,
+      summary: "Delete a project and its chapters' jobs",
+      params,
+      response: { 204: { type: 'null' }, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       await projects.remove(request.params.id);
       return reply.code(204).send(null);
@@ -75,6 +90,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
 
   app.post('/projects/:id/render', {
     schema: {
+      operationId: 'renderProject',
       tags,
       summary: 'Queue a job for each chapter whose audio is missing or out of date',
       params,
@@ -85,11 +101,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
 
   app.post('/projects/:id/export', {
     schema: {
+      operationId: 'exportProject',
       tags,
       summary: "Export the project's chapters as an audiobook, titled and tagged as the project",
       params,
       body: ProjectExportBody,
-      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody },
+      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody, 507: ErrorBody },
     },
     handler: async (request, reply) => {
       const made = await projects.exportBook(request.params.id, request.body);

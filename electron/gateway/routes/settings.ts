@@ -10,6 +10,7 @@ import { ADMIN_ONLY } from '../plugins/auth';
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsService }> = async (app, { settings }) => {
   app.get('/settings', {
     schema: {
+      operationId: 'getSettings',
       tags: ['settings'],
       summary: 'The gateway settings, and which of them wait for a restart',
       security: [{ bearer: [] }, { admin: [] }],
@@ -20,6 +21,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
 
   app.put('/settings', {
     schema: {
+      operationId: 'putSettings',
       tags: ['settings'],
       summary: 'Save all settings but the bind address (admin token); limits apply at once, the rest at the next start',
       security: ADMIN_ONLY,
@@ -31,6 +33,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
 
   app.post('/settings/api-key', {
     schema: {
+      operationId: 'replaceApiKey',
       tags: ['settings'],
       summary: 'Replace the API key with a new random one (admin token); the old key stops working at once',
       security: ADMIN_ONLY,

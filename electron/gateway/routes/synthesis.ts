@@ -7,6 +7,7 @@ import {
   DEFAULT_OUTPUT_FORMAT,
   INLINE_TIMINGS_MAX_BYTES,
   ErrorBody,
+  formatNamed,
   JobAccepted,
   PreviewBody,
   speechFileName,
@@ -18,7 +19,8 @@ import { audioResponse, sendJobAccepted } from './replies';
 import { holdSpeechAnswer, sendSpeechAudio } from './speech-reply';
 
 const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV); streamed with `stream`');
-const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
+/** Both speak: the text's own errors, and the engine's (failed, unavailable, timed out). */
+const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
   const timings = audio.timings && JSON.stringify(audio.timings);
@@ -47,6 +49,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
 
   app.post('/synthesize', {
     schema: {
+      operationId: 'synthesize',
       tags: ['synthesis'],
       summary: 'Speak text: inline audio (200) up to the inline threshold, else a queued job (202)',
       body: SynthesizeBody,
@@ -57,7 +60,10 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
         const gone = holdSpeechAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
         return sendSpeechAudio(
-          reply.header('content-disposition', `inline; filename="${speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT)}"`),
+          reply.header(
+            'content-disposition',
+            `inline; filename="${speechFileName(formatNamed(request.body.format ?? DEFAULT_OUTPUT_FORMAT))}"`,
+          ),
           stream,
           gone,
         );
@@ -69,6 +75,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
 
   app.post('/preview', {
     schema: {
+      operationId: 'preview',
       tags: ['synthesis'],
       summary: 'A short inline sample of a voice (its sample sentence unless `text` is given)',
       body: PreviewBody,

@@ -14,6 +14,7 @@ export interface WhoAmIOptions {
 export const whoamiRoutes: FastifyPluginAsyncTypebox<WhoAmIOptions> = async (app, { instance, apiKey }) => {
   app.get(WHOAMI_PATH.slice(TTS_ROOT.length), {
     schema: {
+      operationId: 'whoami',
       tags: ['identity'],
       summary: 'Which server this is, and with a nonce a proof that it holds the API key; needs no key',
       security: [],
