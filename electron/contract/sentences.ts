@@ -159,8 +159,17 @@ function isOrdinal(text: string, numberStart: number, next: number, rules: Abbre
   const following = /^\p{L}+/u.exec(text.slice(next, next + LOOK))?.[0];
   if (following !== undefined && rules.ordinalBefore.has(following)) return true;
   const before = text.slice(Math.max(0, numberStart - LOOK), numberStart);
-  const previous = /(\p{L}+)\s+$/u.exec(before)?.[1];
-  return previous !== undefined && rules.ordinalAfter.has(previous.toLowerCase());
+  const trimmed = before.trimEnd();
+  if (trimmed.length === before.length) return false; // "am3." is not "am 3."
+  const previous = trimmed.slice(lettersStart(trimmed));
+  return previous !== '' && rules.ordinalAfter.has(previous.toLowerCase());
+}
+
+/** Where the run of letters that ends `text` starts, scanned backwards so that it stays linear. */
+function lettersStart(text: string): number {
+  let at = text.length;
+  while (at > 0 && /\p{L}/u.test(text[at - 1]!)) at--;
+  return at;
 }
 
 /** The sentence's last "." "?" "!" (or the like) before any closing quotes and brackets; null when it ends otherwise. */
