@@ -15,6 +15,7 @@ export const LAYERS = [
   ['jobs'],
   ['ssml'],
   ['projects'],
+  ['voices'],
   ['services', 'settings'],
   ['gateway'],
   ['shell'],

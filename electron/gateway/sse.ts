@@ -1,11 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, Server } from 'node:http';
-import type { JobEvent } from '../contract';
-import type { JobEventFeed } from '../services/jobs';
 
 const HEARTBEAT_MS = 15_000;
 
-export interface JobEventStream extends JobEventFeed {
+/** One event of a stream: its name, its data (sent as JSON), and whether the stream ends after it. */
+export interface SseEvent {
+  type: string;
+  data: unknown;
+  last?: boolean;
+}
+
+export interface EventFeed {
+  /** Sent at once, before live events. */
+  first: SseEvent[];
+  /** Calls `listener` with every live event; returns the unsubscribe function. */
+  subscribe(listener: (event: SseEvent) => void): () => void;
+}
+
+export interface EventStream extends EventFeed {
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
   /** Called once when the stream ends, however it ends. */
@@ -21,10 +33,10 @@ export function endEventStreams(server: Server): void {
 }
 
 /**
- * Turns a reply into a Server-Sent Events stream of job events. It ends when `isLast` says so,
+ * Turns a reply into a Server-Sent Events stream (of jobs, and of voice installs). It ends after an event marked last,
  * when the client goes away, when its key is replaced, or when the gateway closes.
  */
-export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
+export function streamEvents(request: FastifyRequest, reply: FastifyReply, stream: EventStream): void {
   reply.hijack();
   const raw = reply.raw;
   // Headers set earlier by hooks (CORS for the desktop window) are kept.
@@ -53,9 +65,9 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
     else end();
   };
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const send = (event: JobEvent) => {
-    write(`event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
-    if (stream.isLast(event)) end();
+  const send = (event: SseEvent) => {
+    write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    if (event.last) end();
   };
   request.raw.on('close', end);
   write('retry: 2000\n\n');

@@ -1,6 +1,6 @@
 /**
  * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
- * threads, the spawn host that starts engine programs, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
+ * threads, the spawn host that starts engine programs, the thread that unpacks voice archives, the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed
  * preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
@@ -25,6 +25,7 @@ const results = await Promise.all([
       'worker-host': 'electron/worker-host.ts',
       'synth-worker': 'electron/engines/worker.ts',
       'spawn-host': 'electron/engines/spawn-host/host.ts',
+      'unpack-worker': 'electron/voices/unpack-worker.ts',
       main: 'electron/main.ts',
     },
     outdir: 'dist',

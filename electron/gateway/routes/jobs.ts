@@ -22,9 +22,10 @@ import {
   SUBTITLE_MEDIA,
   SubtitleQuery,
 } from '../../contract';
-import type { JobService } from '../../services/jobs';
+import type { VoiceEvent } from '../../contract';
+import type { JobEventFeed, JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
-import { streamJobEvents, type JobEventStream } from '../sse';
+import { streamEvents, type EventFeed, type SseEvent } from '../sse';
 import { StreamSlots } from '../stream-slots';
 import { audioResponse, sendJobAccepted } from './replies';
 
@@ -33,15 +34,45 @@ const eventStream = {
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
-  app,
-  { jobs, hasKey },
-) => {
+export interface JobRouteOptions {
+  jobs: JobService;
+  hasKey: (request: FastifyRequest) => boolean;
+  /** Voice installs, carried by the stream of all events beside the jobs'. */
+  voiceEvents?: (listener: (event: VoiceEvent) => void) => () => void;
+}
+
+/** A job feed as stream events, ending where the feed says. */
+function jobEvents(feed: JobEventFeed): EventFeed {
+  const toSse = (event: Parameters<JobEventFeed['isLast']>[0]): SseEvent => ({
+    type: event.type,
+    data: event.job,
+    last: feed.isLast(event),
+  });
+  return { first: feed.first.map(toSse), subscribe: (listener) => feed.subscribe((event) => listener(toSse(event))) };
+}
+
+export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app, { jobs, hasKey, voiceEvents }) => {
   const slots = new StreamSlots();
   /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
-  const openStream = (request: FastifyRequest, reply: FastifyReply, stream: Omit<JobEventStream, 'authorized' | 'onEnd'>) => {
+  const openStream = (request: FastifyRequest, reply: FastifyReply, feed: EventFeed) => {
     const release = slots.take(presentedKey(request)!);
-    streamJobEvents(request, reply, { ...stream, authorized: () => hasKey(request), onEnd: release });
+    streamEvents(request, reply, { ...feed, authorized: () => hasKey(request), onEnd: release });
+  };
+  /** Every job's events and, with a voice library, its installs'. */
+  const allEvents = (): EventFeed => {
+    const feed = jobEvents(jobs.eventsFor());
+    if (!voiceEvents) return feed;
+    return {
+      first: feed.first,
+      subscribe: (listener) => {
+        const stopJobs = feed.subscribe(listener);
+        const stopVoices = voiceEvents((event) => listener({ type: event.type, data: event.voice }));
+        return () => {
+          stopJobs();
+          stopVoices();
+        };
+      },
+    };
   };
 
   app.get('/jobs', {
@@ -221,11 +252,15 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
-    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor(request.params.id)),
+    handler: async (request, reply) => openStream(request, reply, jobEvents(jobs.eventsFor(request.params.id))),
   });
 
   app.get('/events', {
-    schema: { tags: ['jobs'], summary: 'Live events of all jobs', response: { 200: eventStream, 429: ErrorBody } },
-    handler: async (request, reply) => openStream(request, reply, jobs.eventsFor()),
+    schema: {
+      tags: ['jobs'],
+      summary: 'Live events of all jobs, and of voice installs (voice-progress, voice-installed, voice-failed; data is the library entry)',
+      response: { 200: eventStream, 429: ErrorBody },
+    },
+    handler: async (request, reply) => openStream(request, reply, allEvents()),
   });
 };
