@@ -248,9 +248,11 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
             this.emitChange('voice-progress', id);
           },
         });
-        this.installed.add(voice.id);
+        // the target counts as installed once the engine lists it (below), so that its voice answers at once
+        if (voice.id !== id) this.installed.add(voice.id);
       }
       await this.options.engine.refresh();
+      this.installed.add(id);
       this.progress.delete(id);
       this.emitChange('voice-installed', id);
     } catch (error) {

@@ -5,7 +5,7 @@
  * manifest written last, then one rename into place. What is in staging is never a voice: a
  * gateway killed mid-install leaves only staging, which clearStaging() removes at the next start.
  */
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import { VOICE_MANIFEST_FILE, type VoiceManifest, type CatalogFile, type CatalogInfo, type CatalogVoice } from '../contract/voice-library';
@@ -173,6 +173,8 @@ export async function installVoice(voice: CatalogVoice, context: InstallContext)
     await rename(root, final);
   } finally {
     await rm(staging, { recursive: true, force: true });
+    // the staging folder itself goes with its last install (it is not a voice folder to list)
+    await rmdir(path.dirname(staging)).catch(() => undefined);
   }
 }
 

@@ -48,7 +48,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
       summary: 'Install a voice (admin token): 202 queued, 200 already installed; {"accept_license": true} where the licence asks',
       security: ADMIN_ONLY,
       params: VoiceLibraryParams,
-      body: Type.Optional(VoiceInstallBody),
+      body: VoiceInstallBody,
       response: {
         200: LibraryVoice,
         202: LibraryVoice,
@@ -60,8 +60,12 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
         507: ErrorBody,
       },
     },
+    // the body is optional: none is {} (no licence accepted)
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
     handler: async (request, reply) => {
-      const { outcome, voice } = await library.install(request.params.id, request.body?.accept_license === true);
+      const { outcome, voice } = await library.install(request.params.id, request.body.accept_license === true);
       return reply.code(outcome === 'installed' ? 200 : 202).send(voice);
     },
   });
