@@ -185,7 +185,6 @@ function serve(server: CatalogServer, request: IncomingMessage, response: Server
 
 export async function startCatalogServer(): Promise<CatalogServer> {
   const files = await buildFiles();
-  let http: Server;
   const server: CatalogServer = {
     url: '',
     catalogUrl: '',
@@ -195,7 +194,7 @@ export async function startCatalogServer(): Promise<CatalogServer> {
     ranges: [],
     close: () => new Promise<void>((resolve) => http.close(() => resolve()).closeAllConnections()),
   };
-  http = createServer((request, response) => serve(server, request, response));
+  const http: Server = createServer((request, response) => serve(server, request, response));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   server.catalogUrl = `${server.url}/catalog.json`;
