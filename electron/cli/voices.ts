@@ -38,7 +38,8 @@ it or cancels its install. Both need the admin token, read from the data folder.
       const gateway = await connect();
       return action === 'install' ? install(gateway, id, values['accept-license'] === true, process.stderr.isTTY) : remove(gateway, id);
     }
-    if (action !== undefined) throw new UsageError(`Unknown "orator voices ${action}": available, install or remove. See: orator voices --help`);
+    if (action !== undefined)
+      throw new UsageError(`Unknown "orator voices ${action}": available, install or remove. See: orator voices --help`);
     const { client } = await connect();
     const engine = stringOption(values, 'engine');
     const { engines } = await client.listEngines();
