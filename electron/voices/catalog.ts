@@ -3,7 +3,7 @@
  * file://), checked against its schema, with relative file URLs resolved against the catalog's own
  * URL. The last catalog read well is kept in the data folder and used until another is.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Value } from 'typebox/value';
@@ -127,7 +127,7 @@ export class CatalogStore {
   private async readBundled(): Promise<LoadedCatalog> {
     const text = await readFile(this.bundledFile, 'utf8');
     const url = pathToFileURL(this.bundledFile).href;
-    const updated = await import('node:fs/promises').then((fs) => fs.stat(this.bundledFile));
+    const updated = await stat(this.bundledFile);
     return { info: { url, ref: refOf(text), updated_at: updated.mtime.toISOString() }, voices: parseCatalog(text, url) };
   }
 
