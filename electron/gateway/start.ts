@@ -48,6 +48,8 @@ export interface Gateway {
   adminTokenFile: string;
   /** The settings, for the desktop shell's settings window (IPC, not HTTP: the page holds no admin token). */
   settings: SettingsService;
+  /** The voice library, for the desktop shell's install and remove (IPC, with the person's confirmation). */
+  voiceLibrary: VoiceLibraryService;
   /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
   apiKeyCreated: boolean;
   /** This data folder's gateway id, as whoami reports it. */
@@ -212,6 +214,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       adminTokenFile: admin.file,
       workerTokenFile: backend.workerTokenFile,
       settings,
+      voiceLibrary,
       apiKeyCreated: stored.created && config.apiKey === undefined,
       instance,
       app,

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LibraryVoice, VoiceLibraryList } from '../api/contract';
 import { AdminTokenField } from '../settings/AdminTokenField';
+import { desktopBridge } from '../settings/desktop-bridge';
 import { useApp } from '../store';
+import { libraryWriter } from './library-writer';
 import { LibraryVoiceRow } from './LibraryVoiceRow';
 
 const POLL_MS = 1000;
@@ -10,7 +12,8 @@ const POLL_MS = 1000;
  * The voice library (docs/voices.md): the catalog's voices, searched by name or language, with
  * quality, size and licence; one click installs (the licence accepted first where it limits the
  * audio), a bar shows the bytes, and an installed voice can be tried at once. Installing takes the
- * admin token, which this page keeps in memory only, as the settings do.
+ * admin token, which this page keeps in memory only, as the settings do; in the desktop app the main
+ * process installs instead, after a native confirmation.
  */
 export function VoiceLibraryPanel() {
   const client = useApp((s) => s.client);
@@ -20,6 +23,8 @@ export function VoiceLibraryPanel() {
   const [search, setSearch] = useState('');
   const [quality, setQuality] = useState('');
   const [adminToken, setAdminToken] = useState<string | null>(null);
+  const bridge = desktopBridge();
+  const writer = client && libraryWriter(client, bridge, adminToken);
 
   const load = useCallback(async () => {
     if (!client) return;
@@ -90,7 +95,7 @@ export function VoiceLibraryPanel() {
         Natural voices to download once and then use offline. The library needs the network once per voice; without it, copy a voice’s
         folder (with its <code>orator-voice.json</code>) from another machine’s models folder into this one’s, then refresh the engines.
       </p>
-      {!adminToken && <AdminTokenField onUnlock={setAdminToken} />}
+      {!writer && <AdminTokenField onUnlock={setAdminToken} />}
       <div className="settings-row">
         <input
           type="search"
@@ -117,9 +122,9 @@ export function VoiceLibraryPanel() {
           <LibraryVoiceRow
             key={voice.id}
             voice={voice}
-            canChange={adminToken !== null}
-            onInstall={(accept) => act(() => client!.installVoice(voice.id, accept, adminToken!))}
-            onRemove={() => act(() => client!.removeVoice(voice.id, adminToken!))}
+            canChange={writer !== null}
+            onInstall={(accept) => act(() => writer!.install(voice.id, accept))}
+            onRemove={() => act(() => writer!.remove(voice.id))}
             onTry={() => act(() => tryVoice(voice.voice_id!))}
           />
         ))}
