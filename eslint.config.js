@@ -16,6 +16,7 @@ export const LAYERS = [
   ['jobs'],
   ['ssml'],
   ['projects'],
+  ['voices'],
   ['services', 'settings'],
   ['gateway'],
   ['shell'],

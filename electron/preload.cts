@@ -4,6 +4,7 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { SettingsUpdate, SettingsView } from './contract/settings';
+import type { LibraryVoice, VoiceLibraryList } from './contract/voice-library';
 import { IPC, type DesktopConnection, type OratorBridge } from './shell/bridge';
 
 // Synchronous once, at load: the studio reads the connection before its first render. Main
@@ -19,6 +20,9 @@ if (connection) {
     copyToClipboard: (text: string) => ipcRenderer.invoke(IPC.copyToClipboard, text) as Promise<void>,
     saveSettings: (update: SettingsUpdate) => ipcRenderer.invoke(IPC.saveSettings, update) as Promise<SettingsView>,
     regenerateApiKey: () => ipcRenderer.invoke(IPC.regenerateApiKey) as Promise<string>,
+    installVoice: (id: string) => ipcRenderer.invoke(IPC.installVoice, id) as Promise<LibraryVoice>,
+    removeVoice: (id: string) => ipcRenderer.invoke(IPC.removeVoice, id) as Promise<void>,
+    refreshVoiceLibrary: () => ipcRenderer.invoke(IPC.refreshVoiceLibrary) as Promise<VoiceLibraryList>,
   } satisfies OratorBridge;
   contextBridge.exposeInMainWorld('orator', bridge);
 }

@@ -11,7 +11,7 @@ import { OratorClient } from '../../renderer/src/api/client';
 import { apiKeyOverride, readSecretFile } from '../gateway/api-key';
 import { keyProof } from '../gateway/identity';
 import { GATEWAY_URL_FILE, readGatewayUrl, readKeySource, type KeySource } from '../gateway/url-file';
-import { API_KEY_FILE } from '../storage/credentials';
+import { ADMIN_TOKEN_FILE, API_KEY_FILE } from '../storage/credentials';
 import { defaultDataDir } from '../storage/data-dir';
 import { CommandFailure } from './failures';
 
@@ -27,6 +27,8 @@ export interface Gateway {
   client: OratorClient;
   /** fetch() against the gateway with the key. */
   fetch(route: string, init?: RequestInit): Promise<Response>;
+  /** The admin token, read from the data folder when a command needs it (installing voices). */
+  adminToken(): string;
 }
 
 /**
@@ -42,7 +44,19 @@ export async function connect(options: ConnectionOptions, env: NodeJS.ProcessEnv
   await checkProof(url, apiKey, source, gatewaySource);
   const fetchWithKey = (route: string, init: RequestInit = {}) =>
     fetch(url + route, { ...init, headers: { authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string>) } });
-  return { url, apiKey, client: new OratorClient({ baseUrl: url, apiKey }), fetch: fetchWithKey };
+  return { url, apiKey, client: new OratorClient({ baseUrl: url, apiKey }), fetch: fetchWithKey, adminToken: () => adminTokenOf(dataDir) };
+}
+
+function adminTokenOf(dataDir: string): string {
+  const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new CommandFailure(
+      `This needs the admin token, and ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ` +
+        'run it as the user who runs Orator, or name the data folder with --data-dir.',
+    );
+  }
 }
 
 function recordedUrl(dataDir: string): string {

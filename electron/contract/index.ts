@@ -23,3 +23,4 @@ export * from './internal';
 export * from './lexicon';
 export * from './exports';
 export * from './projects';
+export * from './voice-library';

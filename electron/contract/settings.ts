@@ -43,6 +43,12 @@ export const Settings = Type.Object(
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {
       description: 'Executable of a system engine by engine id, where it is not on PATH, e.g. {"piper": "/opt/piper/piper"}',
     }),
+    voice_catalog_url: Type.String({
+      maxLength: 2048,
+      pattern: '^(|https?://\\S+|file:///\\S*)$',
+      description:
+        "The voice library's catalog: an http(s) or file:// URL of a catalog in Orator's format (a LAN mirror); empty for the one Orator ships",
+    }),
     close_to_tray: Type.Boolean({ description: 'Desktop app: closing the window keeps the gateway running in the tray' }),
     openai_voices: Type.Record(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }), Type.String({ minLength: 1, maxLength: 256 }), {
       maxProperties: 256,

@@ -38,6 +38,8 @@ export interface EngineAdapter {
    */
   vetProgram?(file: string): Promise<void>;
   synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<Pcm>;
+  /** Engines that keep models loaded: stops what holds them (before a model's files are removed). */
+  release?(): Promise<void>;
   /**
    * Engines whose every call costs much more than its text (a program to start) take several
    * requests of one voice and prosody in one call, up to this many characters together.

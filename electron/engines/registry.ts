@@ -55,6 +55,11 @@ export class EngineRegistry {
     return probing;
   }
 
+  /** Lets an engine free the models it holds loaded (the voice library removes one). */
+  async release(id: string): Promise<void> {
+    await this.entry(id).adapter.release?.();
+  }
+
   summaries(): EngineSummary[] {
     return [...this.entries.values()].map(summarize);
   }

@@ -18,7 +18,10 @@ const CONFIG_FIELDS = {
 type ConfigSetting = keyof typeof CONFIG_FIELDS;
 
 /** Defaults of the settings that GatewayConfig does not hold (the desktop shell and the /v1 routes read them themselves). */
-const OTHER_DEFAULTS = { close_to_tray: true, openai_voices: { ...DEFAULT_OPENAI_VOICES } } satisfies Omit<Settings, ConfigSetting>;
+const OTHER_DEFAULTS = { voice_catalog_url: '', close_to_tray: true, openai_voices: { ...DEFAULT_OPENAI_VOICES } } satisfies Omit<
+  Settings,
+  ConfigSetting
+>;
 
 const configEntries = Object.entries(CONFIG_FIELDS) as [ConfigSetting, (typeof CONFIG_FIELDS)[ConfigSetting]][];
 

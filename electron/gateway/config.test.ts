@@ -115,6 +115,7 @@ describe('configFromArgs', () => {
       engine_executables: {},
       close_to_tray: true,
       openai_voices: {},
+      voice_catalog_url: '',
     };
     expect(Value.Check(Settings, settings)).toBe(true);
     for (const [name, value] of [

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
+import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT, type VoiceEvent } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { ExportService } from '../services/exports';
@@ -14,6 +14,7 @@ import type { OpenAISpeechService } from '../services/openai-speech';
 import type { ProjectService } from '../services/projects';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
+import type { VoiceLibraryService } from '../services/voice-library';
 import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
 import { registerDesktopOrigin } from './plugins/desktop-origin';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
@@ -31,6 +32,7 @@ import { openaiRoutes, SPEECH_BODY_LIMIT } from './routes/openai';
 import { projectRoutes } from './routes/projects';
 import { settingsRoutes } from './routes/settings';
 import { synthesisRoutes } from './routes/synthesis';
+import { voiceLibraryRoutes } from './routes/voice-library';
 import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
@@ -47,6 +49,8 @@ export interface ServerDeps {
   settings: SettingsService;
   lexicon: LexiconService;
   projects: ProjectService;
+  /** The voice library; none in tests that build a bare server. */
+  voiceLibrary?: VoiceLibraryService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -118,11 +122,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
       await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: speechSlots });
-      await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
+      await api.register(jobRoutes, {
+        jobs: deps.jobs,
+        hasKey: (request) => hasKey(request, deps.apiKey),
+        ...(deps.voiceLibrary ? { voiceEvents: subscriber(deps.voiceLibrary) } : {}),
+      });
       await api.register(exportRoutes, { exports: deps.exports });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
       await api.register(projectRoutes, { projects: deps.projects });
+      if (deps.voiceLibrary) await api.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
     },
     { prefix: TTS_ROOT },
   );
@@ -137,6 +146,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html').send(PLACEHOLDER));
   }
   return app;
+}
+
+/** The library's install events as a subscription, for the stream of all events. */
+function subscriber(library: VoiceLibraryService) {
+  return (listener: (event: VoiceEvent) => void) => {
+    library.on('voice', listener);
+    return () => void library.off('voice', listener);
+  };
 }
 
 const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Orator</title>

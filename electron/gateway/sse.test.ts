@@ -3,14 +3,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import type { JobEvent } from '../contract';
-import { streamJobEvents } from './sse';
+import { streamEvents, type SseEvent } from './sse';
 
 let app: FastifyInstance;
 afterEach(() => app.close());
 
 /** A feed with nothing to say: these tests are about how a stream ends. */
-const quiet = { backlog: [] as JobEvent[][], subscribe: () => () => {}, isLast: () => false, authorized: () => true };
+const quiet = { backlog: [] as SseEvent[][], subscribe: () => () => {}, authorized: () => true };
 
 it('ends a stream whose client left before the handler ran, once', async () => {
   let ends = 0;
@@ -23,7 +22,7 @@ it('ends a stream whose client left before the handler ran, once', async () => {
       if (!request.raw.socket.destroyed) await once(request.raw.socket, 'close');
     },
     handler: async (request, reply) => {
-      streamJobEvents(request, reply, { ...quiet, onEnd: () => ends++ });
+      streamEvents(request, reply, { ...quiet, onEnd: () => ends++ });
       handled();
     },
   });

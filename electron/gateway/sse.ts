@@ -1,11 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { JobEvent } from '../contract';
-import type { JobEventFeed } from '../services/job-events';
 
 const HEARTBEAT_MS = 15_000;
 
-export interface JobEventStream extends JobEventFeed {
+/** One event of a stream: its name, its data (sent as JSON), its id if it has one, and whether the stream ends after it. */
+export interface SseEvent {
+  type: string;
+  data: unknown;
+  id?: number;
+  last?: boolean;
+}
+
+export interface EventFeed {
+  /**
+   * What is sent before live events, a page at a time, each page read when it is asked for; the
+   * stream subscribes in the same turn as it finds the backlog ended, so no change falls between.
+   */
+  backlog: Iterable<SseEvent[]>;
+  /** Calls `listener` with every live event; returns the unsubscribe function. */
+  subscribe(listener: (event: SseEvent) => void): () => void;
+}
+
+export interface EventStream extends EventFeed {
   /** Whether the key the stream was opened with still works; checked before every write. */
   authorized(): boolean;
   /** Called once when the stream ends, however it ends: HEAD, the client gone (even before the first byte), an error. */
@@ -21,11 +37,11 @@ export function endEventStreams(server: Server): void {
 }
 
 /**
- * Turns a reply into a Server-Sent Events stream of job events, each with the job's revision as
- * its id: first the feed's backlog, then live events. It ends when `isLast` says so, when the
- * client goes away, when its key is replaced, or when the gateway closes.
+ * Turns a reply into a Server-Sent Events stream (of jobs, each with its revision as the event's
+ * id, and of voice installs): first the feed's backlog, then live events. It ends after an event
+ * marked last, when the client goes away, when its key is replaced, or when the gateway closes.
  */
-export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, stream: JobEventStream): void {
+export function streamEvents(request: FastifyRequest, reply: FastifyReply, stream: EventStream): void {
   reply.hijack();
   const raw = reply.raw;
   const server = request.server.server;
@@ -65,9 +81,10 @@ export function streamJobEvents(request: FastifyRequest, reply: FastifyReply, st
       else end();
     };
     heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const send = (event: JobEvent) => {
-      write(`id: ${event.job.revision}\nevent: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`);
-      if (stream.isLast(event)) end();
+    const send = (event: SseEvent) => {
+      const id = event.id === undefined ? '' : `id: ${event.id}\n`;
+      write(`${id}event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+      if (event.last) end();
     };
     write('retry: 2000\n\n');
     // the backlog, each page read once the client has taken the last, then live events, subscribed

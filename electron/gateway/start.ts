@@ -21,6 +21,9 @@ import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
 import { VoiceResolver } from '../services/voices';
 import { SettingsService } from '../settings/service';
+import { VoiceLibraryService } from '../services/voice-library';
+import { CatalogStore } from '../voices/catalog';
+import { clearStaging } from '../voices/installer';
 import { readSavedSettings } from '../settings/store';
 import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
 import { defaultDataDir, makeTreePrivate, prepareDataDir } from '../storage/data-dir';
@@ -47,6 +50,8 @@ export interface Gateway {
   adminTokenFile: string;
   /** The settings, for the desktop shell's settings window (IPC, not HTTP: the page holds no admin token). */
   settings: SettingsService;
+  /** The voice library, for the desktop shell's install and remove (IPC, with the person's confirmation). */
+  voiceLibrary: VoiceLibraryService;
   /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
   apiKeyCreated: boolean;
   /** This data folder's gateway id, as whoami reports it. */
@@ -131,6 +136,18 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
     });
     const lexicon = await LexiconService.open(config.dataDir);
+    // voices are installed into the first models folder; what an install killed mid-way left goes now
+    await clearStaging(modelDirs[0]!);
+    const distDir = path.dirname(pool.workerFile);
+    const voiceLibrary = await VoiceLibraryService.open({
+      catalogs: new CatalogStore(config.dataDir, path.join(distDir, '..', 'resources', 'voice-catalog.json')),
+      modelsDir: modelDirs[0]!,
+      unpackWorker: path.join(distDir, 'unpack-worker.mjs'),
+      disk,
+      catalogUrl: () => settings.current().voice_catalog_url,
+      engine: { refresh: () => registry.refresh('sherpa-onnx'), release: () => registry.release('sherpa-onnx') },
+    });
+    undo.unshift(() => voiceLibrary.close());
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
     const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
     undo.unshift(() => exports.close());
@@ -169,6 +186,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       openaiSpeech: new OpenAISpeechService(registry, voices, lexicon, synthesis),
       settings,
       lexicon,
+      voiceLibrary,
       apiKey: () => apiKey,
       adminToken: () => admin.value,
       allowedHosts: () => hosts,
@@ -207,6 +225,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       adminTokenFile: admin.file,
       workerTokenFile: backend.workerTokenFile,
       settings,
+      voiceLibrary,
       apiKeyCreated: stored.created && config.apiKey === undefined,
       instance,
       app,
@@ -219,7 +238,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       async close() {
         stopSweeper();
         // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
-        await Promise.all([closeServerGracefully(app), runner.stop()]);
+        await Promise.all([closeServerGracefully(app), runner.stop(), voiceLibrary.close()]);
         await exports.close();
         await Promise.all([pool.close(), documents.close()]);
         backend.fleet?.close();

@@ -16,7 +16,7 @@ export interface LiveLimits {
 /**
  * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
  * the engine registry are built once at start). close_to_tray is read by the desktop shell itself,
- * openai_voices by the /v1 endpoint at each request.
+ * openai_voices by the /v1 endpoint at each request, voice_catalog_url by the voice library at its next refresh.
  */
 const LIVE: ReadonlySet<SettingName> = new Set([
   'inline_threshold',
@@ -24,6 +24,7 @@ const LIVE: ReadonlySet<SettingName> = new Set([
   'retention_hours',
   'close_to_tray',
   'openai_voices',
+  'voice_catalog_url',
 ]);
 
 /** Checks a setting that names a program or a folder before it is saved; each throws an ApiError saying why not. */

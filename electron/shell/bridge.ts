@@ -4,6 +4,7 @@
  * the renderer. Imports only contract types, so every layer may import it.
  */
 import type { SettingsUpdate, SettingsView } from '../contract/settings';
+import type { LibraryVoice, VoiceLibraryList } from '../contract/voice-library';
 
 /** IPC channels: one named channel per bridge function, never a generic invoke. */
 export const IPC = {
@@ -12,6 +13,9 @@ export const IPC = {
   copyToClipboard: 'orator:copy-to-clipboard',
   saveSettings: 'orator:save-settings',
   regenerateApiKey: 'orator:regenerate-api-key',
+  installVoice: 'orator:install-voice',
+  removeVoice: 'orator:remove-voice',
+  refreshVoiceLibrary: 'orator:refresh-voice-library',
 } as const;
 
 /** Handed over once when the page loads; a reload fetches it anew (after a key regeneration, say). */
@@ -34,6 +38,16 @@ export interface OratorBridge extends Readonly<DesktopConnection> {
    */
   saveSettings(update: SettingsUpdate): Promise<SettingsView>;
   regenerateApiKey(): Promise<string>;
+  /**
+   * The voice library, changed by the main process for the same reason: an install is confirmed in a
+   * native dialog that names the voice, its size, where it comes from and its licence (agreeing
+   * accepts the licence). Rejects when the person declines.
+   */
+  installVoice(id: string): Promise<LibraryVoice>;
+  /** Cancels an install, or removes an installed voice once the person agrees. */
+  removeVoice(id: string): Promise<void>;
+  /** Reads the catalog again from voice_catalog_url (whose change was confirmed when it was saved). */
+  refreshVoiceLibrary(): Promise<VoiceLibraryList>;
 }
 
 /** Longest text copyToClipboard accepts; a whole chapter fits. */

@@ -7,7 +7,8 @@ import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
 import { registerIpc } from './ipc';
-import { settingsActions } from './settings-actions';
+import { settingsActions, type Confirm } from './settings-actions';
+import { voiceLibraryActions } from './voice-library-actions';
 import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
 import { denyAllPermissions, guardWebContents } from './security';
@@ -109,6 +110,18 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     },
   );
 
+  const confirm: Confirm = async ({ message, detail, action }) => {
+    const { response } = await electron.dialog.showMessageBox(window, {
+      type: 'warning',
+      message,
+      detail,
+      buttons: [action, 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    });
+    return response === 0;
+  };
   registerIpc(electron.ipcMain, {
     connection: () => ({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, appVersion: app.getVersion() }),
     openDataFolder: async () => {
@@ -116,18 +129,8 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
       if (problem) throw new Error(problem);
     },
     copyToClipboard: (text) => electron.clipboard.writeText(text),
-    ...settingsActions(gateway.settings, async ({ message, detail, action }) => {
-      const { response } = await electron.dialog.showMessageBox(window, {
-        type: 'warning',
-        message,
-        detail,
-        buttons: [action, 'Cancel'],
-        defaultId: 1,
-        cancelId: 1,
-        noLink: true,
-      });
-      return response === 0;
-    }),
+    ...settingsActions(gateway.settings, confirm),
+    ...voiceLibraryActions(gateway.voiceLibrary, confirm),
   });
 
   app.on('second-instance', showWindow);

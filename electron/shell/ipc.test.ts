@@ -2,8 +2,10 @@
  * The preload bridge's IPC handlers, with a real gateway and the Electron double (the Electron
  * binary cannot run here; testing/electron-double.ts says what the double does).
  */
-import { describe, expect, it } from 'vitest';
-import type { SettingsView } from '../contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LibraryVoice, SettingsView, VoiceLibraryList } from '../contract';
+import { expectSpeech } from '../testing/audio';
+import { PIPER_ID, startCatalogServer, type CatalogServer } from '../testing/catalog-server';
 import { readSavedSettings } from '../settings/store';
 import { IPC } from './bridge';
 import { useDesktopLaunch } from './testing/launch';
@@ -71,5 +73,63 @@ describe('settings window (IPC, native confirmation)', () => {
     const { env, desktop } = await launch({ env: { ORATOR_API_KEY: 'a-key-from-the-environment' } });
     expect(desktop.gateway.apiKey).toBe('a-key-from-the-environment');
     expect(env.ORATOR_API_KEY).toBeUndefined();
+  });
+});
+
+describe('voice library (IPC, native confirmation)', { timeout: 300_000 }, () => {
+  let server: CatalogServer;
+  beforeAll(async () => {
+    server = await startCatalogServer();
+  });
+  afterAll(() => server.close());
+
+  it('installs a voice only after the person agrees to it and its licence, and removes it the same way', async () => {
+    const { invoke, calls, desktop, api } = await launch();
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
+    const withCatalog = { ...settings, voice_catalog_url: server.catalogUrl };
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, withCatalog)).rejects.toThrow(/not confirmed/);
+    expect(calls.questions.at(-1)!.detail).toContain(`Offer the voices of the catalog at ${server.catalogUrl} for download`);
+    calls.answers.push('Save');
+    await invoke(IPC.saveSettings, { url: STUDIO }, withCatalog);
+    const list = (await invoke(IPC.refreshVoiceLibrary, { url: STUDIO })) as VoiceLibraryList;
+    expect(list.catalog.url).toBe(server.catalogUrl);
+
+    await expect(invoke(IPC.installVoice, { url: STUDIO }, PIPER_ID)).rejects.toThrow(/not confirmed/);
+    const asked = calls.questions.at(-1)!;
+    expect(asked).toMatchObject({ message: expect.stringMatching(/^Install /), buttons: ['Install', 'Cancel'] });
+    expect(asked.detail).toContain(server.catalogUrl);
+    expect(asked.detail).toMatch(/licence \(unknown, .*MODEL_CARD\) may limit what the audio/);
+    expect(desktop.gateway.voiceLibrary.get(PIPER_ID).state).toBe('available');
+
+    calls.answers.push('Install'); // the licence is unknown: agreeing here accepts it
+    expect(((await invoke(IPC.installVoice, { url: STUDIO }, PIPER_ID)) as LibraryVoice).state).toMatch(/queued|installing/);
+    const installed = await new Promise<LibraryVoice>((resolve) => {
+      const check = () => {
+        const voice = desktop.gateway.voiceLibrary.get(PIPER_ID);
+        if (voice.state === 'queued' || voice.state === 'installing') setTimeout(check, 100);
+        else resolve(voice);
+      };
+      check();
+    });
+    expect(installed).toMatchObject({ state: 'installed', voice_id: expect.any(String) });
+    const speech = await api('/api/v1/tts/synthesize', {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Hello there.', voice: installed.voice_id }),
+    });
+    expect(speech.status).toBe(200);
+    expectSpeech(Buffer.from(await speech.arrayBuffer()));
+
+    await expect(invoke(IPC.removeVoice, { url: STUDIO }, PIPER_ID)).rejects.toThrow(/not confirmed/);
+    expect(calls.questions.at(-1)).toMatchObject({ buttons: ['Remove', 'Cancel'] });
+    expect(desktop.gateway.voiceLibrary.get(PIPER_ID).state).toBe('installed');
+    calls.answers.push('Remove');
+    await invoke(IPC.removeVoice, { url: STUDIO }, PIPER_ID);
+    expect(desktop.gateway.voiceLibrary.get(PIPER_ID).state).toBe('available');
+
+    await expect(invoke(IPC.installVoice, { url: STUDIO }, '../etc')).rejects.toThrow(/expected a voice library id/);
+    await expect(invoke(IPC.installVoice, { url: STUDIO }, 42)).rejects.toThrow(/expected a voice library id/);
+    await expect(invoke(IPC.installVoice, { url: 'https://evil.example/' }, PIPER_ID)).rejects.toThrow(/refused/);
+    await expect(invoke(IPC.removeVoice, { url: STUDIO, subframe: true }, PIPER_ID)).rejects.toThrow(/refused/);
+    await expect(invoke(IPC.refreshVoiceLibrary, { url: 'https://evil.example/' })).rejects.toThrow(/refused/);
   });
 });

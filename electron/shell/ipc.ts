@@ -1,6 +1,7 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { Value } from 'typebox/value';
 import { SettingsUpdate, type SettingsView } from '../contract/settings';
+import { isCatalogId, type LibraryVoice, type VoiceLibraryList } from '../contract/voice-library';
 import { isAppUrl } from './app-protocol';
 import { IPC, MAX_CLIPBOARD_CHARS, type DesktopConnection } from './bridge';
 
@@ -10,6 +11,9 @@ export interface IpcHandlers {
   copyToClipboard(text: string): void;
   saveSettings(update: SettingsUpdate): Promise<SettingsView>;
   regenerateApiKey(): Promise<string>;
+  installVoice(id: string): Promise<LibraryVoice>;
+  removeVoice(id: string): Promise<void>;
+  refreshVoiceLibrary(): Promise<VoiceLibraryList>;
 }
 
 /** Only the studio's own top-level page may call the bridge: not a frame, not another origin. */
@@ -51,5 +55,18 @@ export function registerIpc(ipcMain: IpcMain, handlers: IpcHandlers): void {
   ipcMain.handle(IPC.regenerateApiKey, async (event: IpcMainInvokeEvent) => {
     if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.regenerateApiKey);
     return handlers.regenerateApiKey();
+  });
+
+  for (const channel of [IPC.installVoice, IPC.removeVoice] as const) {
+    ipcMain.handle(channel, async (event: IpcMainInvokeEvent, id: unknown) => {
+      if (!isTrustedSender(event.senderFrame)) throw refuse(channel);
+      if (typeof id !== 'string' || !isCatalogId(id)) throw new Error(`${channel}: expected a voice library id`);
+      return channel === IPC.installVoice ? handlers.installVoice(id) : handlers.removeVoice(id);
+    });
+  }
+
+  ipcMain.handle(IPC.refreshVoiceLibrary, async (event: IpcMainInvokeEvent) => {
+    if (!isTrustedSender(event.senderFrame)) throw refuse(IPC.refreshVoiceLibrary);
+    return handlers.refreshVoiceLibrary();
   });
 }

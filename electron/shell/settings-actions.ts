@@ -10,7 +10,11 @@ export function newPowers(current: Settings, update: SettingsUpdate): string[] {
     .filter(([engine, file]) => current.engine_executables[engine] !== file)
     .map(([engine, file]) => `Run ${file} as the ${engine} engine`);
   const models = update.models_dir && update.models_dir !== current.models_dir ? [`Load voice models from ${update.models_dir}`] : [];
-  return [...programs, ...models];
+  const catalog =
+    update.voice_catalog_url && update.voice_catalog_url !== current.voice_catalog_url
+      ? [`Offer the voices of the catalog at ${update.voice_catalog_url} for download`]
+      : [];
+  return [...programs, ...models, ...catalog];
 }
 
 /**

@@ -89,6 +89,46 @@ function tinyVitsGraph(): OnnxModel {
   };
 }
 
+/**
+ * A raw Piper voice as rhasspy/piper-voices publishes it, in the same tone-per-token graph: the
+ * inputs and output named as Piper's export names them (input, input_lengths, scales; output), no
+ * metadata, and a `.onnx.json` whose phoneme_id_map covers the IPA eSpeak writes. Not sherpa-ready:
+ * the voice library makes it so (tokens.txt, metadata).
+ */
+export const TINY_PIPER = { key: 'en_US-tiny-medium', sampleRate: TINY_VITS.sampleRate };
+
+export function tinyPiperFiles(): { onnx: Buffer; json: string; modelCard: string } {
+  const graph = tinyVitsGraph();
+  const rename: Record<string, string> = { x: 'input', x_length: 'input_lengths', y: 'output' };
+  const renamed = (name: string) => rename[name] ?? name;
+  const onnx = encodeOnnxModel({
+    ...graph,
+    inputs: graph.inputs.map((v) => ({ ...v, name: renamed(v.name) })),
+    outputs: graph.outputs.map((v) => ({ ...v, name: renamed(v.name) })),
+    nodes: graph.nodes.map((n) => ({ ...n, inputs: n.inputs.map(renamed), outputs: n.outputs.map(renamed) })),
+    metadata: {},
+  });
+  // Piper's specials first (pad, start, end), then ASCII and the IPA blocks eSpeak's phonemes come from.
+  const symbols = ['_', '^', '$', ' ', ...range(0x21, 0x7e), ...range(0xe6, 0xf0), ...range(0x250, 0x2ff), '\u0303', '\n'];
+  const map = Object.fromEntries(symbols.map((symbol, id) => [symbol, [id % 40]]));
+  const json = JSON.stringify({
+    audio: { sample_rate: TINY_PIPER.sampleRate, quality: 'medium' },
+    espeak: { voice: 'en-us' },
+    language: { code: 'en_US', family: 'en', region: 'US', name_english: 'English' },
+    inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 },
+    phoneme_type: 'espeak',
+    num_symbols: symbols.length,
+    num_speakers: 1,
+    speaker_id_map: {},
+    phoneme_id_map: map,
+  });
+  return { onnx, json, modelCard: '# Model card for en_US-tiny-medium\n\n* License: test data, no rights reserved\n' };
+}
+
+function range(from: number, to: number): string[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+}
+
 /** Writes the model folder (model.onnx, tokens.txt) into `modelsDir`; returns its path. */
 export async function writeTinyVits(modelsDir: string): Promise<string> {
   const dir = path.join(modelsDir, TINY_VITS.folder);

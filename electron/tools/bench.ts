@@ -9,6 +9,10 @@
  * 4. the gateway's resident set idle and at its peak during the long job (1,000,000 chars);
  * 5. the time a player takes to get the long job's peaks and its first seconds of audio;
  * 6. encoding speed and size per output format.
+ * Then issue 31's neural path (bench/neural.ts, `--neural-chars`, `--model <folder>`; `--neural-only`
+ * runs it alone):
+ * 7. a job on a sherpa-onnx model against a bare loop of sherpa-onnx-node, same chunks and threads;
+ * 8. the first byte of a streamed answer against the bare synthesis of its first sentence.
  * The gateway runs as its own process (`node dist/serve.mjs`), so its memory is its own.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,12 +25,16 @@ import { benchText } from '../testing/prose';
 import { bareThreadLoop, espeakCliOneProcess } from './bench/baselines';
 import { encodeTable } from './bench/encode-table';
 import { inlineMs, jobDone, percentile, queueJob, RssSampler, timedJob, timeToPlayer, jobStatus } from './bench/gateway-probes';
+import { benchNeural } from './bench/neural';
 
 const { values } = parseArgs({
   options: {
     'long-chars': { type: 'string', default: '1000000' },
     'encode-chars': { type: 'string', default: '10000' },
     pairs: { type: 'string', default: '3' },
+    'neural-chars': { type: 'string', default: '20000' },
+    model: { type: 'string' },
+    'neural-only': { type: 'boolean', default: false },
   },
 });
 const CHARS = 100_000;
@@ -38,7 +46,7 @@ const THREADS = Math.min(os.availableParallelism(), 16);
 const PAIRS = Number(values.pairs);
 if (!Number.isInteger(PAIRS) || PAIRS < 1) throw new Error(`--pairs takes a whole number from 1, not "${values.pairs}"`);
 
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const s = (ms: number) => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const goals: string[] = [];
 function goal(name: string, value: number, limit: number, detail: string) {
@@ -66,12 +74,24 @@ async function paired(name: string, limit: number, baseline: () => Promise<numbe
 }
 
 async function main() {
+  printMachine();
+  if (!values['neural-only']) await benchEmbedded();
+  await benchNeural({ model: values.model, text: benchText(Number(values['neural-chars'])), paired });
+  console.log('\n| goal | measured | limit | | figures |\n|---|---|---|---|---|');
+  for (const row of goals) console.log(row);
+}
+
+function printMachine() {
   console.log(
     `Orator bench: ${os.cpus()[0]?.model}, ${THREADS} threads, Node ${process.version}, load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+}
+
+/** Issue 12's goals: the embedded and system eSpeak NG, latency, memory, the player, encoding. */
+async function benchEmbedded() {
   console.log(`text: ${CHARS} characters of Debian's licences, paragraphs unwrapped; long job: ${LONG_CHARS} characters\n`);
 
   const chunks = chunkText(TEXT, 'en-US').map((c) => c.text);
@@ -140,9 +160,6 @@ async function main() {
 
   console.log(`\nEncoding, per format (${values['encode-chars']} characters, sizes scaled to 100,000):`);
   await encodeTable({ chars: Number(values['encode-chars']) });
-
-  console.log('\n| goal | measured | limit | | figures |\n|---|---|---|---|---|');
-  for (const row of goals) console.log(row);
 }
 
 await main();

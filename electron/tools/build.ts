@@ -1,8 +1,8 @@
 /**
  * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
  * threads, the thread that reads manuscript files, the spawn host that starts engine programs,
- * the desktop app's main process (ESM) and preload (CommonJS: Electron loads sandboxed preloads
- * only so), and the `orator` command (package.json's bin).
+ * the thread that unpacks voice archives, the desktop app's main process (ESM) and preload
+ * (CommonJS: Electron loads sandboxed preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { chmod, readdir, rm } from 'node:fs/promises';
@@ -27,6 +27,7 @@ const results = await Promise.all([
       'synth-worker': 'electron/engines/worker.ts',
       'document-worker': 'electron/projects/document-worker.ts',
       'spawn-host': 'electron/engines/spawn-host/host.ts',
+      'unpack-worker': 'electron/voices/unpack-worker.ts',
       main: 'electron/main.ts',
     },
     outdir: 'dist',

@@ -18,7 +18,10 @@ export function modelVoices(folder: ModelFolder, sampleRate: number, numSpeakers
   const count = Math.max(1, numSpeakers);
   return Array.from({ length: count }, (_, speaker) => ({
     id: `${ID}:${count > 1 ? `${folder.key}#${speaker}` : folder.key}`,
-    name: count > 1 ? `${folder.key} (${folder.speakerNames?.[speaker] ?? `speaker ${speaker}`})` : folder.key,
+    name:
+      count > 1
+        ? `${folder.title ?? folder.key} (${folder.speakerNames?.[speaker] ?? `speaker ${speaker}`})`
+        : (folder.title ?? folder.key),
     language: folder.language,
     sampleRate,
     quality: NEURAL,
@@ -27,11 +30,18 @@ export function modelVoices(folder: ModelFolder, sampleRate: number, numSpeakers
 
 /**
  * Piper (VITS), Kokoro and Matcha models from the user's model folders, run by sherpa-onnx-node
- * in a child process. Probing loads every model there once, so a malformed one is reported
- * (as a warning, or as the reason when none loads) instead of failing a request later.
+ * in child processes: one per model, started at its first request and kept warm after it, so that
+ * voices in use do not evict each other's loaded model. Probing loads every model once (then lets
+ * its process go), so a malformed one is reported (as a warning, or as the reason when none
+ * loads) instead of failing a request later.
  */
 export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeoutMs?: number): EngineAdapter {
-  const host = new ModelProcess(workerFile, { timeoutMs });
+  const processes = new Map<string, ModelProcess>();
+  const processOf = (dir: string) => {
+    let host = processes.get(dir);
+    if (!host) processes.set(dir, (host = new ModelProcess(workerFile, { timeoutMs })));
+    return host;
+  };
   let voices = new Map<string, LoadedVoice>();
   return {
     id: ID,
@@ -42,7 +52,14 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
       const { folders, problems } = await scanModelFolders(modelDirs);
       const listed: Voice[] = [];
       const found = new Map<string, LoadedVoice>();
+      for (const [dir, host] of processes) {
+        if (!folders.some((f) => f.spec.dir === dir)) {
+          await host.release();
+          processes.delete(dir);
+        }
+      }
       for (const folder of folders) {
+        const host = processOf(folder.spec.dir);
         try {
           const loaded = await host.request({ type: 'load', spec: folder.spec });
           modelVoices(folder, loaded.sampleRate, loaded.numSpeakers).forEach((voice, speaker) => {
@@ -52,10 +69,10 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
         } catch (error) {
           problems.push(`${folder.spec.dir}: the model could not be loaded (${(error as Error).message})`);
         }
+        // Loaded models hold memory; they load again on first use. Queued like a request, so that
+        // a request that came in meanwhile is not killed mid-synthesis.
+        await host.release();
       }
-      // Loaded models hold memory; they load again on first use. Queued like a request, so that
-      // a request that came in meanwhile is not killed mid-synthesis.
-      await host.release();
       voices = found;
       if (listed.length === 0) {
         const where = `Put model folders (model .onnx, tokens.txt, espeak-ng-data/ or lexicon.txt) in ${modelDirs.join(' or ')}.`;
@@ -69,12 +86,15 @@ export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeo
     async synthesize(request, { lane, signal }): Promise<Pcm> {
       const voice = voices.get(request.voice);
       if (!voice) throw new Error(`No neural voice "${request.voice}"`);
-      const reply = await host.request(
+      const reply = await processOf(voice.folder.spec.dir).request(
         { type: 'synthesize', spec: voice.folder.spec, text: request.text, speaker: voice.speaker, speed: request.rate },
         lane,
         signal,
       );
       return { sampleRate: reply.sampleRate, samples: reply.samples ?? new Int16Array(0) };
+    },
+    async release(): Promise<void> {
+      await Promise.all([...processes.values()].map((host) => host.release()));
     },
   };
 }

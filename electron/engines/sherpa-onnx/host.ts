@@ -27,9 +27,12 @@ function toInt16(samples: Float32Array): Int16Array {
   return out;
 }
 
+/** Threads each model process gives sherpa-onnx: the cores, at most 4 (docs/engines.md). */
+export const modelThreads = () => Math.min(4, os.availableParallelism());
+
 export async function serveModels(): Promise<void> {
   const { OfflineTts } = (await import('sherpa-onnx-node')).default;
-  const numThreads = Math.min(4, os.availableParallelism());
+  const numThreads = modelThreads();
   const loaded = new Map<string, Tts>();
   const load = (spec: ModelSpec) => {
     let tts = loaded.get(spec.dir);

@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Value } from 'typebox/value';
+import { VOICE_MANIFEST_FILE, VoiceManifest } from '../../contract/voice-library';
 import { toBcp47 } from '../engine';
 import { parsePiperConfig } from '../piper/voice-config';
 
@@ -32,8 +34,10 @@ export interface ModelFolder {
   /** The folder name, used in voice ids. */
   key: string;
   language: string;
-  /** Speaker names by id, from a Piper .onnx.json beside the model. */
+  /** Speaker names by id, from the voice library's manifest or a Piper .onnx.json beside the model. */
   speakerNames?: string[];
+  /** The voice library's name for it, when it installed the folder. */
+  title?: string;
 }
 
 /** Debian's espeak-ng-data, for Piper models that come without their own. */
@@ -44,6 +48,23 @@ const SYSTEM_ESPEAK_DATA = [
 ];
 
 const VOCODER = /vocos|hifigan|vocoder/i;
+
+/** The voice library's manifest (orator-voice.json), when it installed the folder. */
+export async function readVoiceManifest(dir: string): Promise<VoiceManifest | undefined> {
+  try {
+    const json: unknown = JSON.parse(await readFile(path.join(dir, VOICE_MANIFEST_FILE), 'utf8'));
+    return Value.Check(VoiceManifest, json) ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** espeak-ng-data for a model without its own: the library's shared component beside it, else the system's. */
+function sharedEspeakData(dir: string): string | undefined {
+  const shared = path.join(path.dirname(dir), 'espeak-ng-data');
+  if (existsSync(path.join(shared, 'phontab'))) return shared;
+  return SYSTEM_ESPEAK_DATA.find((d) => existsSync(d));
+}
 
 /** Checks one folder; throws a sentence naming the folder and what is wrong when it is not a usable model. */
 export async function readModelFolder(dir: string): Promise<ModelFolder | null> {
@@ -62,6 +83,7 @@ export async function readModelFolder(dir: string): Promise<ModelFolder | null> 
   const lexicon = files.includes('lexicon.txt') ? at('lexicon.txt') : undefined;
   const dataDir = files.includes('espeak-ng-data') ? at('espeak-ng-data') : undefined;
   const shared = { dir, tokens: at('tokens.txt'), ...(lexicon ? { lexicon } : {}), ...(dataDir ? { dataDir } : {}) };
+  const manifest = await readVoiceManifest(dir);
 
   let spec: ModelSpec;
   if (files.includes('voices.bin')) {
@@ -70,6 +92,9 @@ export async function readModelFolder(dir: string): Promise<ModelFolder | null> 
   } else if (onnx.length === 2 && onnx.some((f) => VOCODER.test(f))) {
     const vocoder = onnx.find((f) => VOCODER.test(f))!;
     spec = { ...shared, kind: 'matcha', model: at(onnx.find((f) => f !== vocoder)!), vocoder: at(vocoder) };
+  } else if (onnx.length === 1 && manifest?.vocoder) {
+    // a Matcha voice from the library: its vocoder is a component in a folder of its own
+    spec = { ...shared, kind: 'matcha', model: at(onnx[0]!), vocoder: path.resolve(dir, manifest.vocoder) };
   } else if (onnx.length === 1) {
     spec = { ...shared, kind: 'vits', model: at(onnx[0]!) };
   } else {
@@ -78,18 +103,20 @@ export async function readModelFolder(dir: string): Promise<ModelFolder | null> 
   if (spec.dataDir && !existsSync(path.join(spec.dataDir, 'phontab')))
     fail(`${spec.dataDir} is not a complete espeak-ng-data folder (no phontab)`);
   if (!spec.lexicon && !spec.dataDir) {
-    const system = SYSTEM_ESPEAK_DATA.find((d) => existsSync(d));
-    if (!system) fail('neither lexicon.txt nor espeak-ng-data/ (and no system espeak-ng-data to fall back on)');
-    spec.dataDir = system;
+    const fallback = sharedEspeakData(dir);
+    if (!fallback) fail('neither lexicon.txt nor espeak-ng-data/ (and no system espeak-ng-data to fall back on)');
+    spec.dataDir = fallback;
   }
 
   const key = path.basename(dir);
+  const named = manifest ? { title: manifest.name, ...(manifest.speaker_names ? { speakerNames: manifest.speaker_names } : {}) } : {};
   if (piperJson) {
     const config = parsePiperConfig(await readFile(at(piperJson), 'utf8'), spec.model, at(piperJson));
     const names = config.speakers.map((s) => s.name ?? `speaker ${s.id}`);
-    return { spec, key, language: config.language, ...(config.speakers.length > 1 ? { speakerNames: names } : {}) };
+    return { spec, key, language: config.language, ...(config.speakers.length > 1 ? { speakerNames: names } : {}), ...named };
   }
-  return { spec, key, language: languageFromName(key) };
+  const language = manifest && manifest.language !== 'mul' && manifest.language !== 'und' ? manifest.language : languageFromName(key);
+  return { spec, key, language, ...named };
 }
 
 /** "vits-piper-en_US-amy-low" → "en-US"; "und" when the name holds no locale. */

@@ -23,10 +23,13 @@ import {
   JobTimings,
   SUBTITLE_MEDIA,
   SubtitleQuery,
+  type JobEvent,
+  type VoiceEvent,
 } from '../../contract';
+import type { JobEventFeed } from '../../services/job-events';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
-import { streamJobEvents, type JobEventStream } from '../sse';
+import { streamEvents, type EventFeed, type SseEvent } from '../sse';
 import { StreamSlots } from '../stream-slots';
 import { audioResponse, sendJobAccepted } from './replies';
 
@@ -45,15 +48,46 @@ const ResumeHeaders = Type.Object({
   ),
 });
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
-  app,
-  { jobs, hasKey },
-) => {
+export interface JobRouteOptions {
+  jobs: JobService;
+  hasKey: (request: FastifyRequest) => boolean;
+  /** Voice installs, carried by the stream of all events beside the jobs'. */
+  voiceEvents?: (listener: (event: VoiceEvent) => void) => () => void;
+}
+
+/** A job feed as stream events, each with the job's revision as its id, ending where the feed says. */
+function jobEvents(feed: JobEventFeed): EventFeed {
+  const toSse = (event: JobEvent): SseEvent => ({ type: event.type, data: event.job, id: event.job.revision, last: feed.isLast(event) });
+  return { backlog: pages(feed.backlog, toSse), subscribe: (listener) => feed.subscribe((event) => listener(toSse(event))) };
+}
+
+/** Each page of `backlog` mapped, read only when asked for (as the feed reads it). */
+function* pages<T, U>(backlog: Iterable<T[]>, map: (item: T) => U): Generator<U[]> {
+  for (const page of backlog) yield page.map(map);
+}
+
+export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app, { jobs, hasKey, voiceEvents }) => {
   const slots = new StreamSlots();
   /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
-  const openStream = (request: FastifyRequest, reply: FastifyReply, stream: Omit<JobEventStream, 'authorized' | 'onEnd'>) => {
+  const openStream = (request: FastifyRequest, reply: FastifyReply, feed: EventFeed) => {
     const release = slots.take(presentedKey(request)!);
-    streamJobEvents(request, reply, { ...stream, authorized: () => hasKey(request), onEnd: release });
+    streamEvents(request, reply, { ...feed, authorized: () => hasKey(request), onEnd: release });
+  };
+  /** Every job's events and, with a voice library, its installs'. */
+  const allEvents = (after?: number): EventFeed => {
+    const feed = jobEvents(jobs.events(after));
+    if (!voiceEvents) return feed;
+    return {
+      backlog: feed.backlog,
+      subscribe: (listener) => {
+        const stopJobs = feed.subscribe(listener);
+        const stopVoices = voiceEvents((event) => listener({ type: event.type, data: event.voice }));
+        return () => {
+          stopJobs();
+          stopVoices();
+        };
+      },
+    };
   };
 
   app.get('/jobs', {
@@ -251,20 +285,21 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       params: JobParams,
       response: { 200: eventStream, 404: ErrorBody, 429: ErrorBody },
     },
-    handler: async (request, reply) => openStream(request, reply, jobs.eventsOf(request.params.id)),
+    handler: async (request, reply) => openStream(request, reply, jobEvents(jobs.eventsOf(request.params.id))),
   });
 
   app.get('/events', {
     schema: {
       operationId: 'streamEvents',
       tags: ['jobs'],
-      summary: 'Live events of all jobs; with Last-Event-ID, first every job changed after that event',
+      summary:
+        'Live events of all jobs (with Last-Event-ID, first every job changed after that event) and of voice installs (voice-progress, voice-installed, voice-failed; data is the library entry)',
       headers: ResumeHeaders,
       response: { 200: eventStream, 400: ErrorBody, 429: ErrorBody },
     },
     handler: async (request, reply) => {
       const lastId = request.headers['last-event-id'];
-      return openStream(request, reply, jobs.events(lastId === undefined ? undefined : Number(lastId)));
+      return openStream(request, reply, allEvents(lastId === undefined ? undefined : Number(lastId)));
     },
   });
 };

@@ -27,7 +27,17 @@ import {
   jobSentencePath,
   jobTimingsPath,
   JOBS_PATH,
+  LibraryVoice,
   LEXICON_EXPORT_PATH,
+  VOICE_EVENT_TYPES,
+  VOICE_LIBRARY_PATH,
+  VOICE_LIBRARY_REFRESH_PATH,
+  voiceInstallPath,
+  VoiceLibraryList,
+  voiceLibraryPath,
+  type VoiceEvent,
+  type VoiceEventType,
+  type VoiceLibraryQuery,
   LEXICON_IMPORT_PATH,
   LEXICON_PATH,
   LexiconImportResult,
@@ -145,6 +155,35 @@ export class OratorClient {
     return checked<NewApiKey>(NewApiKey, await jsonBody(response), 'API key').api_key;
   }
 
+  /** The voice library's catalog with each voice's state (docs/voices.md). */
+  async voiceLibrary(query: VoiceLibraryQuery = {}) {
+    const params = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== undefined) as [string, string][]);
+    const path = params.size > 0 ? `${VOICE_LIBRARY_PATH}?${params}` : VOICE_LIBRARY_PATH;
+    return checked<VoiceLibraryList>(VoiceLibraryList, await this.json(path), 'voice library');
+  }
+
+  async libraryVoice(id: string) {
+    return checked<LibraryVoice>(LibraryVoice, await this.json(voiceLibraryPath(id)), 'library voice');
+  }
+
+  /** Queues an install (admin token); `acceptLicense` where the licence asks for it. */
+  async installVoice(id: string, acceptLicense: boolean, adminToken: string) {
+    const body = JSON.stringify(acceptLicense ? { accept_license: true } : {});
+    const response = await this.send(voiceInstallPath(id), { method: 'POST', body, headers: bearer(adminToken) });
+    return checked<LibraryVoice>(LibraryVoice, await jsonBody(response), 'library voice');
+  }
+
+  /** Cancels an install or removes an installed voice (admin token). */
+  async removeVoice(id: string, adminToken: string): Promise<void> {
+    await this.send(voiceLibraryPath(id), { method: 'DELETE', headers: bearer(adminToken) });
+  }
+
+  /** Reads the catalog again from voice_catalog_url (admin token); 502 keeps the last one. */
+  async refreshVoiceLibrary(adminToken: string) {
+    const response = await this.send(VOICE_LIBRARY_REFRESH_PATH, { method: 'POST', headers: bearer(adminToken) });
+    return checked<VoiceLibraryList>(VoiceLibraryList, await jsonBody(response), 'voice library');
+  }
+
   async listEngines() {
     return checked<EngineList>(EngineList, await this.json(`${TTS_ROOT}/engines`), 'engine list');
   }
@@ -234,12 +273,9 @@ export class OratorClient {
   }
 
   /**
-   * Follows job events (all jobs, or one) until the stream ends or the signal aborts.
+   * Follows job events (all jobs, or one) until the stream ends or the signal aborts; with
+   * `lastEventId` (every job's), the gateway first sends each job changed after that event.
    * `onOpen` runs once the stream is accepted, so callers can refresh what they missed.
-   */
-  /**
-   * Follows a job's events, or every job's; with `lastEventId` (every job's), the gateway first
-   * sends each job changed after that event.
    */
   async followEvents(options: {
     jobId?: string;
@@ -247,6 +283,8 @@ export class OratorClient {
     signal: AbortSignal;
     onOpen?: () => void;
     onEvent: (event: JobEvent) => void;
+    /** Voice installs, on the stream of all events. */
+    onVoiceEvent?: (event: VoiceEvent) => void;
   }) {
     const path = options.jobId ? jobEventsPath(options.jobId) : EVENTS_PATH;
     const headers: Record<string, string> = { accept: 'text/event-stream' };
@@ -257,14 +295,16 @@ export class OratorClient {
     }
     options.onOpen?.();
     await readEventStream(response.body, (message) => {
-      if (!(JOB_EVENT_TYPES as readonly string[]).includes(message.event)) return;
+      const isJob = (JOB_EVENT_TYPES as readonly string[]).includes(message.event);
+      if (!isJob && !(VOICE_EVENT_TYPES as readonly string[]).includes(message.event)) return;
       let data: unknown;
       try {
         data = JSON.parse(message.data);
       } catch {
         return; // one malformed event should not end the stream
       }
-      if (Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data, id: message.id });
+      if (isJob && Value.Check(Job, data)) options.onEvent({ type: message.event as JobEventType, job: data, id: message.id });
+      else if (!isJob && Value.Check(LibraryVoice, data)) options.onVoiceEvent?.({ type: message.event as VoiceEventType, voice: data });
     });
   }
 

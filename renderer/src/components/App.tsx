@@ -10,6 +10,8 @@ import { PlayerDock } from './PlayerDock';
 import { ProjectsPanel } from './ProjectsPanel';
 import { TopBar } from './TopBar';
 import { VoiceBrowser } from './VoiceBrowser';
+import { NaturalVoiceHint } from './NaturalVoiceHint';
+import { VoiceLibraryPanel } from './VoiceLibraryPanel';
 import { useThemeAttribute } from './use-theme';
 
 export function App() {
@@ -46,6 +48,7 @@ export function App() {
           </button>
         </div>
       )}
+      {tab === 'studio' && <NaturalVoiceHint />}
       <main className="content">
         <section id="panel-studio" role="tabpanel" aria-labelledby="tab-studio" hidden={tab !== 'studio'} className="studio">
           <Editor />
@@ -53,6 +56,9 @@ export function App() {
         </section>
         <section id="panel-voices" role="tabpanel" aria-labelledby="tab-voices" hidden={tab !== 'voices'} className="panel-fixed">
           {tab === 'voices' && <VoiceBrowser />}
+        </section>
+        <section id="panel-library" role="tabpanel" aria-labelledby="tab-library" hidden={tab !== 'library'} className="panel-scroll">
+          {tab === 'library' && <VoiceLibraryPanel />}
         </section>
         <section id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" hidden={tab !== 'compare'} className="panel-scroll">
           {tab === 'compare' && <ComparePanel />}

@@ -5,6 +5,7 @@ import type { Tab, Theme } from '../store/settings-slice';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'studio', label: 'Studio' },
   { id: 'voices', label: 'Voices' },
+  { id: 'library', label: 'Voice library' },
   { id: 'compare', label: 'Compare' },
   { id: 'lexicon', label: 'Lexicon' },
   { id: 'projects', label: 'Projects' },

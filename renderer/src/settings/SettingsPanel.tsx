@@ -121,6 +121,18 @@ export function SettingsPanel() {
             />
             <span className="muted small">Piper, VITS, Kokoro or Matcha ONNX models with their config files.</span>
           </label>
+          <label className="field">
+            <span>Voice catalog URL</span>
+            <input
+              value={draft.voice_catalog_url}
+              onChange={(e) => set('voice_catalog_url', e.target.value)}
+              placeholder="Orator's own catalog"
+              spellCheck={false}
+            />
+            <span className="muted small">
+              The voice library's catalog: an http(s):// or file:// URL of a mirror (docs/voices.md). Refresh the library to read it.
+            </span>
+          </label>
           <NameMap
             title="Engine executables"
             value={draft.engine_executables}

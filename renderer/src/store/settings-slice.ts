@@ -1,7 +1,7 @@
 import type { SliceCreator } from './types';
 
 export type Theme = 'system' | 'light' | 'dark';
-export type Tab = 'studio' | 'voices' | 'compare' | 'lexicon' | 'projects';
+export type Tab = 'studio' | 'voices' | 'library' | 'compare' | 'lexicon' | 'projects';
 
 /** Where the lexicon was opened from: a project, whose voice "Hear it" then speaks with. */
 export interface LexiconContext {

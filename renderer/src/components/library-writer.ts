@@ -1,0 +1,21 @@
+import type { OratorBridge } from '../../../electron/shell/bridge';
+import type { OratorClient } from '../api/client';
+
+/** What changes the voice library: install (the licence accepted where asked) and remove or cancel. */
+export interface LibraryWriter {
+  install(id: string, acceptLicense: boolean): Promise<unknown>;
+  remove(id: string): Promise<void>;
+}
+
+/**
+ * The desktop app's main process (which asks the person in a native dialog, the licence named in
+ * it), else the gateway with the admin token pasted in; null (read-only) without either.
+ */
+export function libraryWriter(client: OratorClient, bridge: OratorBridge | null, adminToken: string | null): LibraryWriter | null {
+  if (bridge?.installVoice) return { install: (id) => bridge.installVoice(id), remove: (id) => bridge.removeVoice(id) };
+  if (!adminToken) return null;
+  return {
+    install: (id, acceptLicense) => client.installVoice(id, acceptLicense, adminToken),
+    remove: (id) => client.removeVoice(id, adminToken),
+  };
+}
