@@ -69,6 +69,10 @@ const OWN_ERRORS: Record<string, number[]> = {
   retrieveModel: [404],
   listAudioVoices: [404],
   createSpeech: [404, 429],
+  refreshVoiceCatalog: [502],
+  getLibraryVoice: [404],
+  installVoice: [404, 409, 507],
+  removeVoice: [404],
 };
 
 describe('the OpenAPI document against the registered routes', () => {

@@ -14,6 +14,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
 
   app.get('/voice-library', {
     schema: {
+      operationId: 'listLibraryVoices',
       tags,
       summary: 'Voices of the catalog with their state; filters: language (a BCP 47 prefix), quality, state',
       querystring: VoiceLibraryQuery,
@@ -24,6 +25,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
 
   app.post('/voice-library/refresh', {
     schema: {
+      operationId: 'refreshVoiceCatalog',
       tags,
       summary: 'Read the catalog again from voice_catalog_url (admin token); unreachable: 502, the last catalog kept; no body',
       security: ADMIN_ONLY,
@@ -34,6 +36,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
 
   app.get('/voice-library/:id', {
     schema: {
+      operationId: 'getLibraryVoice',
       tags,
       summary: 'One voice of the catalog with its state',
       params: VoiceLibraryParams,
@@ -44,6 +47,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
 
   app.post('/voice-library/:id/install', {
     schema: {
+      operationId: 'installVoice',
       tags,
       summary: 'Install a voice (admin token): 202 queued, 200 already installed; {"accept_license": true} where the licence asks',
       security: ADMIN_ONLY,
@@ -72,6 +76,7 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
 
   app.delete('/voice-library/:id', {
     schema: {
+      operationId: 'removeVoice',
       tags,
       summary: 'Cancel an install, or remove an installed voice (admin token)',
       security: ADMIN_ONLY,
