@@ -14,14 +14,14 @@ import type { OpenAISpeechService } from '../services/openai-speech';
 import type { ProjectService } from '../services/projects';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
-import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
-import { registerDesktopOrigin } from './plugins/desktop-origin';
-import { answerClientError, registerErrorHandling } from './plugins/errors';
+import { auth, hasKey, SECURITY_SCHEMES } from './plugins/auth';
+import { desktopOrigin } from './plugins/desktop-origin';
+import { answerClientError, errorHandling } from './plugins/errors';
 import { answerFrameworkErrorInDialect } from './plugins/openai-errors';
-import { registerHostCheck } from './plugins/host-check';
-import { registerSecurityHeaders } from './plugins/security-headers';
-import { registerRequestLog } from './request-log';
-import { registerJsonBody } from './plugins/json-body';
+import { hostCheck } from './plugins/host-check';
+import { securityHeaders } from './plugins/security-headers';
+import { requestLog } from './request-log';
+import { jsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
@@ -92,13 +92,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('preClose', async () => endEventStreams(app.server));
-  if (deps.requestLog) registerRequestLog(app, deps.requestLog);
-  registerSecurityHeaders(app);
-  registerJsonBody(app);
-  registerErrorHandling(app, deps.bodyLimit);
-  registerHostCheck(app, deps.allowedHosts);
-  registerDesktopOrigin(app);
-  registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
+  // cross-cutting plugins: each names those it must follow (plugins/names.ts), which avvio checks
+  await app.register(requestLog, { log: deps.requestLog });
+  await app.register(securityHeaders);
+  await app.register(jsonBody);
+  await app.register(errorHandling, { bodyLimit: deps.bodyLimit });
+  await app.register(hostCheck, { hosts: deps.allowedHosts });
+  await app.register(desktopOrigin);
+  await app.register(auth, { apiKey: deps.apiKey, adminToken: deps.adminToken });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -46,6 +46,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private readonly assembler: JobAssembler;
   /** Jobs admitted and not yet ended. */
   private readonly active = new Set<string>();
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: RunnerOptions) {
     super();
@@ -160,11 +161,15 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /**
    * Stops for a shutdown: no new chunks; chunks in flight get `graceMs` to finish and be saved,
    * then the rest are aborted. Unfinished jobs resume from their saved chunks on the next start.
+   * A second call waits for the first stop.
    */
-  async stop(graceMs = 5000): Promise<void> {
-    await this.queue.stop(graceMs);
-    await this.assembler.stopAll();
-    this.active.clear();
+  stop(graceMs = 5000): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.queue.stop(graceMs);
+      await this.assembler.stopAll();
+      this.active.clear();
+    })();
+    return this.stopping;
   }
 
   private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
