@@ -139,13 +139,14 @@ export class JobService {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${SENTENCE_MAX_CHARS}.`);
     if (this.editing.has(id))
       throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
-    const row = await this.playableRow(id);
-    // an index as the path gives it: anything but a plain number names no sentence
-    if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
-    const sentence = Number(index);
-    const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(text.replace(/\s+/g, ' ').trim());
+    // taken before the first await: an edit that arrives meanwhile finds it
     this.editing.add(id);
     try {
+      const row = await this.playableRow(id);
+      // an index as the path gives it: anything but a plain number names no sentence
+      if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
+      const sentence = Number(index);
+      const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(text.replace(/\s+/g, ' ').trim());
       const edit = { sentence, writtenLength: length, spoken };
       const files = this.runner.files;
       return toJobView(
