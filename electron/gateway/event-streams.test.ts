@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../testing/events';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
-import { MAX_STREAMS_PER_KEY } from './stream-slots';
+import { SLOT_LIMITS } from './slots';
+
+const MAX_STREAMS_PER_KEY = SLOT_LIMITS.eventStreams.perKey;
 
 let gateway: TestGateway;
 beforeAll(async () => {

@@ -33,7 +33,7 @@ import { synthesisRoutes } from './routes/synthesis';
 import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
-import { speechStreamSlots } from './stream-slots';
+import { gatewaySlots } from './slots';
 import { validatorsByPart } from './validators';
 
 export interface ServerDeps {
@@ -111,21 +111,22 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
-  const speechSlots = speechStreamSlots();
+  // what a request may hold (streams, encoders, exports, edits), per key and in total: one pool of each
+  const slots = gatewaySlots();
   await app.register(
     async (api) => {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
-      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: speechSlots });
-      await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey) });
-      await api.register(exportRoutes, { exports: deps.exports });
+      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: slots.encoders });
+      await api.register(jobRoutes, { jobs: deps.jobs, hasKey: (request) => hasKey(request, deps.apiKey), slots });
+      await api.register(exportRoutes, { exports: deps.exports, slots });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
-      await api.register(projectRoutes, { projects: deps.projects });
+      await api.register(projectRoutes, { projects: deps.projects, slots });
     },
     { prefix: TTS_ROOT },
   );
-  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: speechSlots });
+  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: slots.encoders });
 
   if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 

@@ -27,6 +27,17 @@ const DEFAULT_BITRATE_KBPS = 64;
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+/**
+ * What an export holds from its acceptance to its end, given by the transport (gateway/slots.ts):
+ * its place among the exports its key may have, and an encoder while it is being made.
+ */
+export interface ExportHold {
+  /** Gives its place back (the export ended: done, failed, deleted, or the gateway stopping); safe to call twice. */
+  release(): void;
+  /** An encoder once one is free, when the export's turn to be made comes; resolves with its release. */
+  encoder(signal: AbortSignal): Promise<() => void>;
+}
+
 /** JSON has no infinities: a silent book's loudness is reported at the absolute gate. */
 const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : -70);
 
@@ -51,7 +62,17 @@ export class ExportService {
     return service;
   }
 
-  async create(request: ExportRequest): Promise<Export> {
+  /** Accepts an export, which holds `hold` until it ends (released at once when it is refused). */
+  async create(request: ExportRequest, hold: ExportHold): Promise<Export> {
+    try {
+      return await this.accept(request, hold);
+    } catch (error) {
+      hold.release();
+      throw error;
+    }
+  }
+
+  private async accept(request: ExportRequest, hold: ExportHold): Promise<Export> {
     const spec = specOf(request);
     const parts = await this.partsOf(request);
     if (Array.isArray(request.chapters)) {
@@ -89,17 +110,21 @@ export class ExportService {
     this.records.set(record.export_id, record);
     this.progress.set(record.export_id, 0);
     const controller = new AbortController();
+    // deleted before its turn, it gives its place back at once
+    controller.signal.addEventListener('abort', () => hold.release(), { once: true });
     this.running.set(record.export_id, controller);
     const id = record.export_id;
     const duration = plan.layout.totalSamples / plan.layout.sampleRate;
     this.queue = this.queue.then(async () => {
       if (controller.signal.aborted) return;
+      let releaseEncoder = () => {};
       const files = {
         audio: this.store.audioFile(id, spec.format),
         vtt: this.store.subtitleFile(id, 'vtt'),
         srt: this.store.subtitleFile(id, 'srt'),
       };
       try {
+        releaseEncoder = await hold.encoder(controller.signal);
         const loudness = await renderExport(parts, spec, plan, files, (f) => this.progress.set(id, f), controller.signal);
         const name = `${safeName(spec.title)}.${EXPORT_MEDIA[spec.format].extension}`;
         Object.assign(record, {
@@ -130,6 +155,8 @@ export class ExportService {
           error: { code: 'export_error', message: (error as Error).message },
         });
       } finally {
+        releaseEncoder();
+        hold.release();
         this.running.delete(id);
       }
       if (this.records.has(id)) await this.store.save(record);

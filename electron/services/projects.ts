@@ -22,6 +22,7 @@ import type { JobStore } from '../jobs/store';
 import { clip, cutManuscript } from '../projects/manuscript';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import type { ExportHold } from './exports';
 import type { JobService } from './jobs';
 import { chapterStatus, chapterView } from './project-chapters';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
@@ -37,7 +38,7 @@ export interface ProjectDeps {
   /** `revision` goes up at each change of the lexicon (LexiconService). */
   lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
   /** Makes audiobooks of finished jobs (ExportService). */
-  exports: { create(request: ExportRequest): Promise<Export> };
+  exports: { create(request: ExportRequest, hold: ExportHold): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
 }
@@ -153,10 +154,11 @@ export class ProjectService {
   /**
    * An audiobook of the project: every chapter's job in order, each a chapter titled as the
    * chapter, tagged with the project's title and author. Every chapter must be rendered and up to
-   * date: a book with a chapter missing or stale is refused rather than made.
+   * date: a book with a chapter missing or stale is refused rather than made. The export holds
+   * `hold` until it ends; a refusal gives it back at once.
    */
-  exportBook(id: string, body: ProjectExportBody): Promise<Export> {
-    return this.serially(id, () => {
+  exportBook(id: string, body: ProjectExportBody, hold: ExportHold): Promise<Export> {
+    const made = this.serially(id, () => {
       const project = this.get(id);
       const waiting = project.chapters.filter((c) => c.status !== 'done' || c.needs_render).map((c) => c.index + 1);
       if (waiting.length > 0) {
@@ -172,14 +174,19 @@ export class ProjectService {
           `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
         );
       }
-      return this.deps.exports.create({
-        ...body,
-        job_ids: project.chapters.map((c) => c.job_id!),
-        title: project.title,
-        ...(project.author ? { author: project.author } : {}),
-        chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
-      });
+      return this.deps.exports.create(
+        {
+          ...body,
+          job_ids: project.chapters.map((c) => c.job_id!),
+          title: project.title,
+          ...(project.author ? { author: project.author } : {}),
+          chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
+        },
+        hold,
+      );
     });
+    made.catch(() => hold.release());
+    return made;
   }
 
   private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {

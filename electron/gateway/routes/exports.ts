@@ -14,6 +14,8 @@ import {
   SubtitleQuery,
 } from '../../contract';
 import type { ExportService } from '../../services/exports';
+import type { GatewaySlots } from '../slots';
+import { holdExport } from './hold';
 
 /** `attachment` with an ASCII name for old clients and the real one (RFC 6266, RFC 8187). */
 function disposition(name: string): string {
@@ -27,7 +29,7 @@ const fileAnswer = {
 };
 
 /** Routes of audiobook exports, relative to TTS_ROOT; the TTS key, like the job routes. */
-export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }> = async (app, { exports }) => {
+export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; slots: GatewaySlots }> = async (app, { exports, slots }) => {
   const tags = ['exports'];
 
   app.post('/exports', {
@@ -43,11 +45,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
         410: ErrorBody,
         413: ErrorBody,
         415: ErrorBody,
+        429: ErrorBody,
         507: ErrorBody,
       },
     },
     handler: async (request, reply) => {
-      const created = await exports.create(request.body);
+      const created = await exports.create(request.body, holdExport(slots, request));
       const poll = exportPath(created.export_id);
       return reply
         .code(202)

@@ -24,8 +24,9 @@ import {
 } from '../../contract';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
+import type { GatewaySlots } from '../slots';
 import { streamJobEvents, type JobEventStream } from '../sse';
-import { StreamSlots } from '../stream-slots';
+import { holdForAnswer, holding } from './hold';
 import { audioResponse, sendJobAccepted } from './replies';
 
 const eventStream = {
@@ -33,14 +34,16 @@ const eventStream = {
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (request: FastifyRequest) => boolean }> = async (
-  app,
-  { jobs, hasKey },
-) => {
-  const slots = new StreamSlots();
+export interface JobRouteOptions {
+  jobs: JobService;
+  hasKey: (request: FastifyRequest) => boolean;
+  slots: GatewaySlots;
+}
+
+export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app, { jobs, hasKey, slots }) => {
   /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
   const openStream = (request: FastifyRequest, reply: FastifyReply, stream: Omit<JobEventStream, 'authorized' | 'onEnd'>) => {
-    const release = slots.take(presentedKey(request)!);
+    const release = slots.eventStreams.take(presentedKey(request)!);
     streamJobEvents(request, reply, { ...stream, authorized: () => hasKey(request), onEnd: release });
   };
 
@@ -87,11 +90,14 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
         409: ErrorBody,
         410: ErrorBody,
         413: ErrorBody,
+        429: ErrorBody,
         502: ErrorBody,
         503: ErrorBody,
+        507: ErrorBody,
       },
     },
-    handler: async (request) => jobs.editSentence(request.params.id, request.params.n, request.body.text),
+    handler: async (request) =>
+      holding(slots.sentenceEdits, request, () => jobs.editSentence(request.params.id, request.params.n, request.body.text)),
   });
 
   app.delete('/jobs/:id', {
@@ -130,6 +136,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
         404: ErrorBody,
         409: ErrorBody,
         410: ErrorBody,
+        429: ErrorBody,
       },
     },
     handler: async (request, reply) => {
@@ -138,8 +145,12 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService; hasKey: (r
       reply
         .type(AUDIO_MEDIA[audio.format].contentType)
         .header('content-disposition', `attachment; filename="${jobAudioFileName(id, audio.format)}"`);
-      // encoded as it goes: its length and bytes are not known ahead, so no ranges
-      if (audio.kind === 'encoded') return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+      if (audio.kind === 'encoded') {
+        // an encoder (AAC and FLAC: a thread) for as long as the client takes to read: one of the key's slots
+        holdForAnswer(slots.encoders, request, reply);
+        // encoded as it goes: its length and bytes are not known ahead, so no ranges
+        return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+      }
       request.onMissingFile = () => jobs.audioMissing(id, audio.format);
       // the format's own type, not one guessed from the extension (.pcm, .flac)
       return reply.sendFile(path.basename(audio.file), path.dirname(audio.file), {

@@ -16,8 +16,9 @@ import { FORMATS } from '../../audio/encode/formats';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
 import { registerOpenAIErrors, toOpenAIError } from '../plugins/openai-errors';
-import type { StreamSlots } from '../stream-slots';
-import { holdSpeechAnswer, logged, sendSpeechAudio, speechHeaders } from './speech-reply';
+import type { SlotPool } from '../slots';
+import { holdForAnswer } from './hold';
+import { logged, sendSpeechAudio, speechHeaders } from './speech-reply';
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
 export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
 
@@ -43,10 +44,7 @@ const OPENAI_TAG = 'OpenAI-compatible';
  * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
  * says what differs from OpenAI.
  */
-export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: StreamSlots }> = async (
-  app,
-  { speech, slots },
-) => {
+export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: SlotPool }> = async (app, { speech, slots }) => {
   registerOpenAIErrors(app, SPEECH_BODY_LIMIT);
 
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
@@ -84,7 +82,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
       throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
     },
     handler: async (request, reply) => {
-      const gone = holdSpeechAnswer(slots, request, reply);
+      const gone = holdForAnswer(slots, request, reply);
       const stream = await speech.speak(request.body, gone);
       if (request.body.stream_format !== 'sse') return sendSpeechAudio(reply, stream, gone);
       const usage = () => speech.usage(request.body.input, stream.durationS);

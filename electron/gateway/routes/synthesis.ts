@@ -13,9 +13,10 @@ import {
   SynthesizeBody,
 } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
-import type { StreamSlots } from '../stream-slots';
+import type { SlotPool } from '../slots';
 import { audioResponse, sendJobAccepted } from './replies';
-import { holdSpeechAnswer, sendSpeechAudio } from './speech-reply';
+import { holdForAnswer } from './hold';
+import { sendSpeechAudio } from './speech-reply';
 
 const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV); streamed with `stream`');
 const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 503: ErrorBody };
@@ -34,7 +35,7 @@ function sendInline(reply: FastifyReply, audio: InlineAudio) {
     .send(audio.audio);
 }
 
-export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: StreamSlots }> = async (
+export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: SlotPool }> = async (
   app,
   { synthesis, slots },
 ) => {
@@ -54,7 +55,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
     },
     handler: async (request, reply) => {
       if (request.body.stream) {
-        const gone = holdSpeechAnswer(slots, request, reply);
+        const gone = holdForAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
         return sendSpeechAudio(
           reply.header('content-disposition', `inline; filename="${speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT)}"`),
