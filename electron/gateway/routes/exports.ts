@@ -16,12 +16,7 @@ import {
 import type { ExportService } from '../../services/exports';
 import type { GatewaySlots } from '../slots';
 import { holdExport } from './hold';
-
-/** `attachment` with an ASCII name for old clients and the real one (RFC 6266, RFC 8187). */
-function disposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+import { contentDisposition } from './replies';
 
 const fileAnswer = {
   description: 'The audiobook: M4B, MP3 or ZIP',
@@ -82,7 +77,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; s
     },
     handler: async (request, reply) => {
       const file = exports.file(request.params.id);
-      reply.type(file.contentType).header('content-disposition', disposition(file.name));
+      reply.type(file.contentType).header('content-disposition', contentDisposition('attachment', file.name));
       return reply.sendFile(path.basename(file.path), path.dirname(file.path), {
         acceptRanges: true,
         cacheControl: false,
@@ -108,7 +103,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; s
     handler: async (request, reply) => {
       const format = request.query.format ?? 'vtt';
       const file = exports.subtitles(request.params.id, format);
-      reply.type(SUBTITLE_MEDIA[format]).header('content-disposition', disposition(file.name));
+      reply.type(SUBTITLE_MEDIA[format]).header('content-disposition', contentDisposition('attachment', file.name));
       return reply.sendFile(path.basename(file.path), path.dirname(file.path), { cacheControl: false, contentType: false, etag: true });
     },
   });

@@ -27,7 +27,7 @@ import { presentedKey } from '../plugins/auth';
 import type { GatewaySlots } from '../slots';
 import { streamJobEvents, type JobEventStream } from '../sse';
 import { holdForAnswer, holding } from './hold';
-import { audioResponse, sendJobAccepted } from './replies';
+import { audioResponse, contentDisposition, sendJobAccepted } from './replies';
 
 const eventStream = {
   description: 'Server-Sent Events: progress, done, failed; data is the Job',
@@ -144,7 +144,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
       const audio = await jobs.audio(id, request.query);
       reply
         .type(AUDIO_MEDIA[audio.format].contentType)
-        .header('content-disposition', `attachment; filename="${jobAudioFileName(id, audio.format)}"`);
+        .header('content-disposition', contentDisposition('attachment', jobAudioFileName(id, audio.format)));
       if (audio.kind === 'encoded') {
         // an encoder (AAC and FLAC: a thread) for as long as the client takes to read: one of the key's slots
         holdForAnswer(slots.encoders, request, reply);
@@ -220,7 +220,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
       const text = await jobs.subtitles(request.params.id, format);
       return reply
         .type(SUBTITLE_MEDIA[format])
-        .header('content-disposition', `inline; filename="orator-job-${request.params.id.slice(0, 8)}.${format}"`)
+        .header('content-disposition', contentDisposition('inline', `orator-job-${request.params.id.slice(0, 8)}.${format}`))
         .send(text);
     },
   });

@@ -14,7 +14,7 @@ import {
 } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
 import type { SlotPool } from '../slots';
-import { audioResponse, sendJobAccepted } from './replies';
+import { audioResponse, contentDisposition, sendJobAccepted } from './replies';
 import { holdForAnswer } from './hold';
 import { sendSpeechAudio } from './speech-reply';
 
@@ -28,7 +28,7 @@ function sendInline(reply: FastifyReply, audio: InlineAudio) {
   return reply
     .code(200)
     .type(AUDIO_MEDIA[audio.format].contentType)
-    .header('content-disposition', `inline; filename="${speechFileName(audio.format)}"`)
+    .header('content-disposition', contentDisposition('inline', speechFileName(audio.format)))
     .header(AUDIO_HEADERS.engine, audio.engine)
     .header(AUDIO_HEADERS.voice, audio.voice)
     .header(AUDIO_HEADERS.duration, audio.durationS.toFixed(3))
@@ -58,7 +58,7 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
         const gone = holdForAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
         return sendSpeechAudio(
-          reply.header('content-disposition', `inline; filename="${speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT)}"`),
+          reply.header('content-disposition', contentDisposition('inline', speechFileName(request.body.format ?? DEFAULT_OUTPUT_FORMAT))),
           stream,
           gone,
         );
