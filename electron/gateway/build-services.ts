@@ -55,6 +55,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     lexicon,
     exports,
     maxTextLength: () => settings.limits().maxTextLength,
+    disk,
   });
   const openaiSpeech = new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon);
   return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech };

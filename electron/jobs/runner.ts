@@ -5,7 +5,7 @@ import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
-import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admission';
+import { admitJob, jobDiskKey, unwrittenEstimate, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
@@ -74,7 +74,10 @@ export class JobRunner extends EventEmitter<JobChanges> {
     for (const id of store.idsInStates(['running'])) store.transition(id, 'queued');
     for (const id of store.idsInStates(['queued'])) {
       await this.assembler.takeUp(id);
-      this.activate(store.get(id)!);
+      const row = store.get(id)!;
+      // accepted by an earlier run: its room is held again, without asking
+      this.options.disk.hold(jobDiskKey(id), unwrittenEstimate(row, this.sampleRateOf(row)));
+      this.activate(row);
     }
   }
 
@@ -145,6 +148,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     await this.files.removeOutputs(id);
   }
 
+  /** The disk ledger its jobs reserve in; whatever else writes a job's files (a sentence edit) asks it too. */
+  get disk(): DiskBudget {
+    return this.options.disk;
+  }
+
   get isPaused(): boolean {
     return this.queue.isPaused;
   }
@@ -188,6 +196,16 @@ export class JobRunner extends EventEmitter<JobChanges> {
     this.queue.add(row);
   }
 
+  /** A job's sample rate, or its voice's until its first chunk sets it (48 kHz, more than any voice, if the voice is gone). */
+  private sampleRateOf(row: JobRow): number {
+    if (row.sample_rate !== null) return row.sample_rate;
+    try {
+      return this.options.registry.resolve({ voice: row.voice }).voice.sampleRate;
+    } catch {
+      return 48_000;
+    }
+  }
+
   /** The job starts running at its first chunk. */
   private starting(id: string): void {
     const { store } = this.options;
@@ -214,7 +232,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
       this.emit('job', { type: 'progress', job: store.get(id)! });
     };
     if (signal.aborted || (await this.assembler.offer(id, chunk.idx, pcm.samples, () => record(true)))) return;
-    await disk.assertRoomToWrite(pcm.samples.byteLength);
+    await disk.write(jobDiskKey(id), pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
     record(false);
@@ -225,6 +243,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private async done(id: string, audio: WrittenAudio): Promise<void> {
     if (!this.active.has(id)) return; // cancelled as its audio was finished: its files are being removed
     const finished = this.finisher.recordDone(id, audio);
+    this.options.disk.release(jobDiskKey(id));
     this.active.delete(id);
     this.queue.forget(id);
     this.emit('job', { type: 'done', job: finished });
@@ -234,6 +253,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
   private fail(id: string, error: JobError): void {
     if (!this.active.delete(id)) return;
+    this.options.disk.release(jobDiskKey(id));
     // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
     // files, and its audio and peaks if it was cancelled as they were being finished
     const stopped = Promise.all([this.queue.remove(id), this.assembler.drop(id)]);

@@ -148,10 +148,8 @@ export class JobService {
       const sentence = Number(index);
       const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(text.replace(/\s+/g, ' ').trim());
       const edit = { sentence, writtenLength: length, spoken };
-      const files = this.runner.files;
-      return toJobView(
-        await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal),
-      );
+      const deps = { store: this.store, files: this.runner.files, registry: this.registry, disk: this.runner.disk };
+      return toJobView(await reRenderSentence(deps, row, edit, new AbortController().signal));
     } finally {
       this.editing.delete(id);
     }

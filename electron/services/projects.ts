@@ -18,8 +18,9 @@ import {
   type RenderResult,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
+import type { DiskBudget } from '../jobs/disk-budget';
 import type { JobStore } from '../jobs/store';
-import { clip, cutManuscript } from '../projects/manuscript';
+import { clip, cutManuscript, storedTextBytes } from '../projects/manuscript';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { ExportHold } from './exports';
@@ -41,7 +42,11 @@ export interface ProjectDeps {
   exports: { create(request: ExportRequest, hold: ExportHold): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
+  /** The disk ledger: a manuscript's text is reserved before it is stored. */
+  disk: DiskBudget;
 }
+
+const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space, or delete projects or finished jobs.' };
 
 /**
  * Projects as the product offers them: a manuscript in chapters with the settings it is rendered
@@ -83,10 +88,8 @@ export class ProjectService {
     );
     const now = new Date().toISOString();
     const row: ProjectRow = { id: randomUUID(), ...settings, source_name: manuscript.name.trim(), created_at: now, updated_at: now };
-    store.insert(
-      row,
-      chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null })),
-    );
+    const stored = chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null }));
+    await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () => store.insert(row, stored));
     return this.view(row);
   }
 
@@ -113,7 +116,9 @@ export class ProjectService {
         if (same) kept.add(same);
         return { ...chapter, job_id: same?.job_id ?? null, render_key: same?.render_key ?? null };
       });
-      this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString());
+      await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () =>
+        this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString()),
+      );
       await this.dropJobs(old.filter((o) => !kept.has(o)).map((o) => o.job_id));
       return this.get(id);
     });
