@@ -99,18 +99,26 @@ function keyOf(
   }
 }
 
-/** The key goes only to a server that proves it holds it: a program squatting the port learns nothing. */
+/**
+ * The key goes only to a server that proves it holds it, for the port this URL names: a program
+ * squatting the port learns nothing, and one on another port relaying to a running gateway gets a
+ * proof for the gateway's port, which does not pass.
+ */
 async function checkProof(url: string, apiKey: string, source: string, gateway: KeySource | undefined): Promise<void> {
   const nonce = randomBytes(24).toString('base64url');
-  let proof: unknown;
+  let answer: { proof?: unknown; instance?: unknown };
   try {
     const response = await fetch(`${url}${WHOAMI_PATH}?nonce=${nonce}`);
-    proof = ((await response.json()) as { proof?: unknown }).proof;
+    answer = (await response.json()) as typeof answer;
   } catch {
     throw new CommandFailure(`Cannot reach the Orator gateway at ${url}. Is Orator running?`);
   }
-  const expected = Buffer.from(keyProof(apiKey, nonce));
-  if (typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected)) return;
+  const { proof, instance } = answer;
+  const address = new URL(url);
+  const port = Number(address.port || (address.protocol === 'https:' ? 443 : 80));
+  const proven =
+    typeof proof === 'string' && typeof instance === 'string' && proofMatches(proof, keyProof(apiKey, { instance, port, nonce }));
+  if (proven) return;
   const giveIt = 'give the same key with --api-key-file <file>, ORATOR_API_KEY_FILE or ORATOR_API_KEY';
   if (gateway !== undefined && source !== gateway.source && source !== gateway.file) {
     throw new CommandFailure(
@@ -118,6 +126,10 @@ async function checkProof(url: string, apiKey: string, source: string, gateway: 
     );
   }
   throw new CommandFailure(
-    `The server at ${url} does not hold the API key from ${source}: it is another data folder's gateway, or one started with another key (then ${giveIt}).`,
+    `The server at ${url} does not hold the API key from ${source}, or does not answer for this port: it is another data folder's gateway, one started with another key (then ${giveIt}), or a program passing questions on to a gateway elsewhere.`,
   );
+}
+
+function proofMatches(proof: string, expected: string): boolean {
+  return proof.length === expected.length && timingSafeEqual(Buffer.from(proof), Buffer.from(expected));
 }

@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   unknown_engine: 422,
   queue_full: 429,
   too_many_streams: 429,
+  too_many_exports: 429,
+  too_many_edits: 429,
   headers_too_large: 431,
   internal_error: 500,
   engine_error: 502,

@@ -17,6 +17,16 @@ export const WhoAmIQuery = Type.Object({
 });
 export type WhoAmIQuery = Static<typeof WhoAmIQuery>;
 
+/**
+ * What the proof is an HMAC of: the instance id, the port the gateway answers on, and the nonce,
+ * joined by colons. A client checks it with the port of the URL it asked: a program on another
+ * port that relays the question to a running gateway gets a proof for the gateway's port, which
+ * that client refuses.
+ */
+export function proofMessage(binding: { instance: string; port: number; nonce: string }): string {
+  return `${binding.instance}:${binding.port}:${binding.nonce}`;
+}
+
 export const WhoAmI = Type.Object({
   server: Type.Literal('orator'),
   version: Type.String({ description: "Orator's version" }),
@@ -24,7 +34,10 @@ export const WhoAmI = Type.Object({
     description: 'A random id made at the first start of this data folder: the fingerprint the tray and start-up line show',
   }),
   proof: Type.Optional(
-    Type.String({ description: 'HMAC-SHA256 of the nonce with the API key as the HMAC key, base64url without padding; only with `nonce`' }),
+    Type.String({
+      description:
+        'HMAC-SHA256 with the API key as the HMAC key of "<instance>:<port>:<nonce>" (the port this gateway answers on), base64url without padding; only with `nonce`',
+    }),
   ),
 });
 export type WhoAmI = Static<typeof WhoAmI>;

@@ -2,7 +2,9 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../testing/events';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
-import { MAX_STREAMS_PER_KEY } from './stream-slots';
+import { SLOT_LIMITS } from './slots';
+
+const MAX_STREAMS_PER_KEY = SLOT_LIMITS.eventStreams.perKey;
 
 let gateway: TestGateway;
 beforeAll(async () => {

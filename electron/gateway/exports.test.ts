@@ -235,6 +235,23 @@ describe('export errors', () => {
   }, 60_000);
 });
 
+describe('file names', () => {
+  it('an export titled with a lone surrogate: its file and subtitles are sent, named by RFC 6266 filename*', async () => {
+    // half of a pair, as a title cut in two holds: it has no UTF-8, and encodeURIComponent throws on it
+    const { view } = await exported({ job_ids: [second.id], format: 'mp3', title: 'Part \ud83d "two"' });
+    expect(view.title).toBe('Part \ud83d "two"');
+    for (const url of [view.file!.url, view.file!.url.replace(/file$/, 'subtitles')]) {
+      const response = await gateway.api(url);
+      expect(response.status, url).toBe(200);
+      const disposition = response.headers.get('content-disposition')!;
+      expect(disposition).toMatch(
+        /^attachment; filename="Part _ _two_\.(mp3|vtt)"; filename\*=UTF-8''Part%20%EF%BF%BD%20_two_\.(mp3|vtt)$/,
+      );
+      await response.arrayBuffer();
+    }
+  });
+});
+
 describe('deleting an export', () => {
   it('stops one being made and leaves none of its files', async () => {
     const response = await gateway.post('/api/v1/tts/exports', { job_ids: [first.id, second.id], format: 'm4b' });

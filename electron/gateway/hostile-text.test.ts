@@ -12,7 +12,9 @@ import { expectSpeech } from '../testing/audio';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 import { outcomeOf } from '../testing/judge-answer';
 import { parseWav, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
-import { MAX_SPEECH_STREAMS } from './stream-slots';
+import { SLOT_LIMITS } from './slots';
+
+const MAX_SPEECH_STREAMS = SLOT_LIMITS.encoders.perKey;
 
 interface HostileText {
   name: string;

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { version } from '../../package.json';
+import { proofMessage } from '../contract';
 import { readOrCreateValue } from '../storage/private-files';
 
 export const INSTANCE_FILE = 'instance-id';
@@ -17,7 +18,10 @@ export async function loadOrCreateInstanceId(dataDir: string): Promise<string> {
   return value;
 }
 
-/** Shows that the server holds the key without showing the key: HMAC-SHA256(key, nonce), base64url. */
-export function keyProof(apiKey: string, nonce: string): string {
-  return createHmac('sha256', apiKey).update(nonce).digest('base64url');
+/**
+ * Shows that the server holds the key without showing the key, bound to this gateway's instance
+ * and port: HMAC-SHA256(key, "<instance>:<port>:<nonce>"), base64url.
+ */
+export function keyProof(apiKey: string, binding: { instance: string; port: number; nonce: string }): string {
+  return createHmac('sha256', apiKey).update(proofMessage(binding)).digest('base64url');
 }

@@ -10,7 +10,9 @@ import { OPENAI_MODELS } from '../contract';
 import { prose } from '../testing/prose';
 import { send } from '../testing/raw-http';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
-import { MAX_SPEECH_STREAMS } from './stream-slots';
+import { SLOT_LIMITS } from './slots';
+
+const MAX_SPEECH_STREAMS = SLOT_LIMITS.encoders.perKey;
 
 let gateway: TestGateway;
 let client: OpenAI;

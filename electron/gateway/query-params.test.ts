@@ -50,7 +50,7 @@ describe('query parameters, coerced from text by their schema', () => {
     const response = await fetch(`${gateway.url}${WHOAMI_PATH}?nonce=${nonce}`);
     expect(response.status).toBe(200);
     const { proof } = (await response.json()) as { proof: string };
-    expect(proof).toBe(createHmac('sha256', gateway.apiKey).update(nonce).digest('base64url'));
+    expect(proof).toBe(createHmac('sha256', gateway.apiKey).update(`${gateway.instance}:${gateway.port}:${nonce}`).digest('base64url'));
   });
 
   it('does not coerce bodies: a number sent as text is refused', async () => {

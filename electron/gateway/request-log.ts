@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { ignoredFieldsValue } from '../contract';
 import { RotatingLog } from '../storage/rotating-log';
+import { PLUGIN } from './plugins/names';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,26 +41,31 @@ export interface RequestLogLine {
 
 /**
  * Writes a line when each answer is over, event streams included (they are hijacked, so Fastify's
- * onResponse would miss them). Register first, so that refused requests (Host, key) are logged too.
+ * onResponse would miss them). Registered first, so that refused requests (Host, key) are logged
+ * too; without a log (a bare server in a test) it writes nothing.
  */
-export function registerRequestLog(app: FastifyInstance, log: { write(line: string): void }): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const time = new Date().toISOString();
-    const started = performance.now();
-    const socket = request.raw.socket;
-    const sentBefore = socket.bytesWritten;
-    reply.raw.once('close', () => {
-      const line: RequestLogLine = {
-        time,
-        method: request.method,
-        route: request.routeOptions.url ?? null,
-        status: reply.raw.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        bytes: socket.bytesWritten - sentBefore,
-        ...(reply.raw.writableFinished ? {} : { aborted: true as const }),
-        ...(request.ignoredFields ? { ignored_fields: ignoredFieldsValue(request.ignoredFields) } : {}),
-      };
-      log.write(JSON.stringify(line));
+export const requestLog = fp<{ log?: { write(line: string): void } | undefined }>(
+  async (app, { log }) => {
+    if (!log) return;
+    app.addHook('onRequest', async (request, reply) => {
+      const time = new Date().toISOString();
+      const started = performance.now();
+      const socket = request.raw.socket;
+      const sentBefore = socket.bytesWritten;
+      reply.raw.once('close', () => {
+        const line: RequestLogLine = {
+          time,
+          method: request.method,
+          route: request.routeOptions.url ?? null,
+          status: reply.raw.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          bytes: socket.bytesWritten - sentBefore,
+          ...(reply.raw.writableFinished ? {} : { aborted: true as const }),
+          ...(request.ignoredFields ? { ignored_fields: ignoredFieldsValue(request.ignoredFields) } : {}),
+        };
+        log.write(JSON.stringify(line));
+      });
     });
-  });
-}
+  },
+  { name: PLUGIN.requestLog },
+);

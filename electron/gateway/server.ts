@@ -15,15 +15,15 @@ import type { ProjectService } from '../services/projects';
 import type { SettingsService } from '../settings/service';
 import type { SynthesisService } from '../services/synthesis';
 import type { VoiceLibraryService } from '../services/voice-library';
-import { hasKey, registerAuth, SECURITY_SCHEMES } from './plugins/auth';
-import { registerDesktopOrigin } from './plugins/desktop-origin';
-import { answerClientError, registerErrorHandling } from './plugins/errors';
+import { auth, hasKey, SECURITY_SCHEMES } from './plugins/auth';
+import { desktopOrigin } from './plugins/desktop-origin';
+import { answerClientError, errorHandling } from './plugins/errors';
 import { answerFrameworkErrorInDialect, openAIDialect } from './plugins/openai-errors';
-import { registerHostCheck } from './plugins/host-check';
+import { hostCheck } from './plugins/host-check';
 import { declareOperations } from './plugins/operations';
-import { registerSecurityHeaders } from './plugins/security-headers';
-import { registerRequestLog } from './request-log';
-import { registerJsonBody } from './plugins/json-body';
+import { securityHeaders } from './plugins/security-headers';
+import { requestLog } from './request-log';
+import { jsonBody } from './plugins/json-body';
 import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
@@ -36,7 +36,7 @@ import { voiceLibraryRoutes } from './routes/voice-library';
 import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
-import { speechStreamSlots } from './stream-slots';
+import { gatewaySlots } from './slots';
 import { validatorsByPart } from './validators';
 
 export interface ServerDeps {
@@ -97,13 +97,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('preClose', async () => endEventStreams(app.server));
-  if (deps.requestLog) registerRequestLog(app, deps.requestLog);
-  registerSecurityHeaders(app);
-  registerJsonBody(app);
-  registerErrorHandling(app, deps.bodyLimit, [openAIDialect(SPEECH_BODY_LIMIT)]);
-  registerHostCheck(app, deps.allowedHosts);
-  registerDesktopOrigin(app);
-  registerAuth(app, { apiKey: deps.apiKey, adminToken: deps.adminToken });
+  // cross-cutting plugins: each names those it must follow (plugins/names.ts), which avvio checks
+  await app.register(requestLog, { log: deps.requestLog });
+  await app.register(securityHeaders);
+  await app.register(jsonBody);
+  await app.register(errorHandling, { bodyLimit: deps.bodyLimit, dialects: [openAIDialect(SPEECH_BODY_LIMIT)] });
+  await app.register(hostCheck, { hosts: deps.allowedHosts });
+  await app.register(desktopOrigin);
+  await app.register(auth, { apiKey: deps.apiKey, adminToken: deps.adminToken });
   declareOperations(app);
 
   await app.register(fastifySwagger, {
@@ -116,26 +117,28 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
-  const speechSlots = speechStreamSlots();
+  // what a request may hold (streams, encoders, exports, edits), per key and in total: one pool of each
+  const slots = gatewaySlots();
   await app.register(
     async (api) => {
       await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
       await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
-      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: speechSlots });
+      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: slots.encoders });
       await api.register(jobRoutes, {
         jobs: deps.jobs,
         hasKey: (request) => hasKey(request, deps.apiKey),
+        slots,
         ...(deps.voiceLibrary ? { voiceEvents: subscriber(deps.voiceLibrary) } : {}),
       });
-      await api.register(exportRoutes, { exports: deps.exports });
+      await api.register(exportRoutes, { exports: deps.exports, slots });
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
-      await api.register(projectRoutes, { projects: deps.projects });
+      await api.register(projectRoutes, { projects: deps.projects, slots });
       if (deps.voiceLibrary) await api.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
     },
     { prefix: TTS_ROOT },
   );
-  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: speechSlots });
+  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: slots.encoders });
 
   if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -9,6 +9,21 @@ import { GATEWAY_URL_FILE } from './url-file';
 
 const gateways = useTestGateways();
 const start = gateways.start;
+
+/** The spawn hosts (engines/spawn-host/) this test process has forked and that still run. */
+function spawnHosts(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('spawn-host.mjs');
+      } catch {
+        return false; // it ended while being looked at
+      }
+    })
+    .map(Number);
+}
 
 describe('starting the gateway', () => {
   it('refuses a second gateway on the same data folder while the first runs', async () => {
@@ -42,6 +57,20 @@ describe('starting the gateway', () => {
     expect(db.prepare('SELECT state, chunks_done FROM jobs WHERE id = ?').get(job_id)).toEqual({ state: 'queued', chunks_done: 0 });
     expect((db.prepare('SELECT SUM(attempts) AS n FROM chunks WHERE job_id = ?').get(job_id) as { n: number }).n).toBe(0);
     db.close();
+  });
+
+  it('closed in-process, stops everything it started: the spawn host of system engines among them', async () => {
+    const before = new Set(spawnHosts());
+    const gateway = await start();
+    // a system engine's program runs through the spawn host, forked for it
+    const spoken = await gateway.post('/api/v1/tts/synthesize', { text: 'Through the spawn host.', voice: 'espeak-ng-system:en-us' });
+    expect(spoken.status).toBe(200);
+    const forked = spawnHosts().filter((pid) => !before.has(pid));
+    expect(forked).toHaveLength(1);
+    await gateways.close(gateway);
+    await expect.poll(() => spawnHosts().filter((pid) => forked.includes(pid))).toEqual([]);
+    // a second close finds nothing left to close
+    await gateway.close();
   });
 
   it('records its URL in the data folder while it runs (mode 0600), over one a crash left', async () => {

@@ -1,40 +1,16 @@
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { EngineRegistry } from '../engines/registry';
-import { knownEngines, clearTempDir } from '../engines/installed';
-import { SpawnHost } from '../engines/spawn-host/client';
-import { defaultModelDirs, vetModelsDir } from '../engines/model-dirs';
-import { EmbeddedPool } from '../engines/worker-pool';
+import type { EngineRegistry } from '../engines/registry';
 import { DiskBudget } from '../jobs/disk-budget';
-import { JobRunner } from '../jobs/runner';
 import { startRetentionSweeper } from '../jobs/retention';
-import { JobStore } from '../jobs/store';
-import { ExportStore } from '../jobs/export/export-store';
-import { ExportService } from '../services/exports';
-import { JobService } from '../services/jobs';
-import { LexiconService } from '../services/lexicon';
-import { OpenAISpeechService } from '../services/openai-speech';
-import { ProjectService } from '../services/projects';
-import { DocumentReader } from '../projects/document-reader';
-import { ProjectStore } from '../projects/store';
-import { SynthesisService } from '../services/synthesis';
-import { VoiceResolver } from '../services/voices';
-import { SettingsService } from '../settings/service';
-import { VoiceLibraryService } from '../services/voice-library';
-import { CatalogStore } from '../voices/catalog';
-import { clearStaging } from '../voices/installer';
-import { readSavedSettings } from '../settings/store';
-import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
+import type { SettingsService } from '../settings/service';
+import type { VoiceLibraryService } from '../services/voice-library';
 import { defaultDataDir, makeTreePrivate, prepareDataDir } from '../storage/data-dir';
-import { lockDataDir } from '../storage/data-dir-lock';
-import { openDatabase } from '../storage/database';
-import { bodyLimitFor, configFromArgs, type GatewayConfig } from './config';
-import { settingsOf, withSavedSettings } from './config-settings';
-import { loadOrCreateInstanceId } from './identity';
+import { bodyLimitFor, type GatewayConfig } from './config';
+import { buildServices, type Services } from './build-services';
+import { Disposers } from './disposers';
+import { openCore, type Core } from './open-core';
 import { allowedHosts, WILDCARDS } from './plugins/host-check';
-import { queueBackend } from './queue-backend';
-import { openRequestLog } from './request-log';
 import { buildServer } from './server';
 import { closeServerGracefully } from './shutdown';
 import { recordGatewayUrl } from './url-file';
@@ -50,7 +26,7 @@ export interface Gateway {
   adminTokenFile: string;
   /** The settings, for the desktop shell's settings window (IPC, not HTTP: the page holds no admin token). */
   settings: SettingsService;
-  /** The voice library, for the desktop shell's install and remove (IPC, with the person's confirmation). */
+  /** The voice library, for the desktop shell's installs (IPC, with the user's confirmation). */
   voiceLibrary: VoiceLibraryService;
   /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
   apiKeyCreated: boolean;
@@ -62,6 +38,7 @@ export interface Gateway {
   pauseQueue(): void;
   resumeQueue(): void;
   readonly queuePaused: boolean;
+  /** Closes everything the start opened, newest first (safe to call twice). */
   close(): Promise<void>;
 }
 
@@ -71,187 +48,86 @@ export interface StartOptions {
   logger?: boolean;
 }
 
-/** Starts everything: engines, database, job runner and the HTTP server on config.host:port. */
+/**
+ * Starts everything in three steps: the core (data folder, engines, database, job runner), the
+ * services over it, then the HTTP server on config.host:port. Each step adds the closing of what it
+ * opened to one list, which undoes a start that fails (say, the port is taken) and is close().
+ */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<Gateway> {
   await prepareDataDir(config.dataDir, { createParents: config.dataDir === defaultDataDir() });
   warnAboutForeignFiles(config.dataDir, makeTreePrivate(config.dataDir).failed);
   const disk = new DiskBudget(config.dataDir, config.minFreeBytes);
   // before the lock file and the database are written: on a full disk, the reserve makes room for them
   await disk.prepare();
-  // What is started is stopped again, newest first, if a later step fails (say, the port is taken).
-  const unlock = await lockDataDir(config.dataDir);
-  const undo: (() => unknown)[] = [unlock];
+  const disposers = new Disposers();
   try {
-    // Settings saved in the studio (settings.json) fill in what flags and env vars leave at the default.
-    const saved = readSavedSettings(config.dataDir);
-    config = withSavedSettings(config, saved);
-    const stored = await loadOrCreateSecret(config.dataDir, API_KEY_FILE);
-    let apiKey = config.apiKey ?? stored.value;
-    const admin = await loadOrCreateSecret(config.dataDir, ADMIN_TOKEN_FILE);
-    const instance = await loadOrCreateInstanceId(config.dataDir);
-    const requestLog = openRequestLog(config.dataDir);
-    undo.unshift(() => requestLog.close());
-
-    const pool = new EmbeddedPool({ workerFile: options.workerFile, threads: config.workers });
-    undo.unshift(() => pool.close());
-    const modelDirs = config.modelsDir ? [config.modelsDir] : defaultModelDirs(config.dataDir);
-    // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
-    const tempDir = path.join(config.dataDir, 'tmp');
-    await clearTempDir(tempDir);
-    // system engines start from a small process: forking this big one blocked the event loop per chunk
-    const spawner = new SpawnHost(path.join(path.dirname(pool.workerFile), 'spawn-host.mjs'));
-    undo.unshift(() => spawner.close());
-    const registry = new EngineRegistry(
-      knownEngines(pool, {
-        modelDirs,
-        executables: config.engineExecutables,
-        tempDir,
-        timeoutMs: config.engineTimeoutMs,
-        runTool: spawner.run,
-      }),
-    );
-    await registry.probeAll();
-
-    const db = openDatabase(config.dataDir);
-    undo.unshift(() => db.close());
-    const store = new JobStore(db);
-    const backend = await queueBackend(config, store);
-    const runner = new JobRunner({
-      chunkQueue: backend.chunkQueue,
-      store,
-      registry,
-      dataDir: config.dataDir,
-      concurrency: pool.threads,
-      maxQueuedJobs: config.maxQueuedJobs,
-      maxQueuedChars: config.maxQueuedChars,
-      disk,
-    });
-    await runner.recover();
-    const settings = new SettingsService({
-      dataDir: config.dataDir,
-      running: settingsOf(config, saved),
-      defaults: settingsOf(configFromArgs([], {})),
-      saved,
-      apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (apiKey = key) },
-      vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
-    });
-    const lexicon = await LexiconService.open(config.dataDir);
-    // voices are installed into the first models folder; what an install killed mid-way left goes now
-    await clearStaging(modelDirs[0]!);
-    const distDir = path.dirname(pool.workerFile);
-    const voiceLibrary = await VoiceLibraryService.open({
-      catalogs: new CatalogStore(config.dataDir, path.join(distDir, '..', 'resources', 'voice-catalog.json')),
-      modelsDir: modelDirs[0]!,
-      unpackWorker: path.join(distDir, 'unpack-worker.mjs'),
-      disk,
-      catalogUrl: () => settings.current().voice_catalog_url,
-      engine: { refresh: () => registry.refresh('sherpa-onnx'), release: () => registry.release('sherpa-onnx') },
-    });
-    undo.unshift(() => voiceLibrary.close());
-    const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
-    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
-    undo.unshift(() => exports.close());
-
-    // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now
-    const voices = new VoiceResolver(registry, () => settings.current().openai_voices);
-    const synthesis = new SynthesisService(
-      voices,
-      runner,
-      () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
-      () => jobs.expiryOfNewJob(),
-      lexicon,
-    );
-    // manuscript files are read on a thread of their own, from the bundle beside the engines' one
-    const documents = new DocumentReader(path.join(path.dirname(pool.workerFile), 'document-worker.mjs'));
-    undo.unshift(() => documents.close());
-    const projects = new ProjectService({
-      store: new ProjectStore(db),
-      jobStore: store,
-      voices,
-      synthesis,
-      jobs,
-      lexicon,
-      exports,
-      maxTextLength: () => settings.limits().maxTextLength,
-      documents,
-    });
-
-    let hosts = new Set<string>(); // known once the port is
-    const app = await buildServer({
-      registry,
-      synthesis,
-      projects,
-      jobs,
-      exports,
-      openaiSpeech: new OpenAISpeechService(registry, voices, lexicon, synthesis),
-      settings,
-      lexicon,
-      voiceLibrary,
-      apiKey: () => apiKey,
-      adminToken: () => admin.value,
-      allowedHosts: () => hosts,
-      bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
-      staticDir: config.staticDir,
-      logger: options.logger ?? false,
-      instance,
-      requestLog,
-      internal: backend.internal && { ...backend.internal, instance },
-      fleet: backend.fleet,
-    });
-    undo.unshift(() => app.close());
-    await app.listen({ host: config.host, port: config.port });
-    const port = (app.server.address() as AddressInfo).port;
-    const extraHosts = (process.env.ORATOR_ALLOWED_HOSTS ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean);
-    hosts = allowedHosts(config.host, port, extraHosts);
-    const url = `http://${urlHost(config.host)}:${port}`;
-    const keySource = config.apiKeySource
-      ? { source: config.apiKeySource, ...(config.apiKeyFile ? { file: config.apiKeyFile } : {}) }
-      : { source: stored.file, file: stored.file };
-    const forgetUrl = await recordGatewayUrl(config.dataDir, url, keySource);
-    undo.unshift(forgetUrl);
-    runner.start();
-    const stopSweeper = startRetentionSweeper(store, runner);
-
+    const core = await openCore(config, options.workerFile, disk, disposers);
+    const services = await buildServices(core, disposers);
+    const { app, url, port } = await listen(core, services, options, disposers);
+    const { keys, runner, backend } = core;
     return {
       url,
       port,
       get apiKey() {
-        return apiKey;
+        return keys.api;
       },
-      apiKeyFile: stored.file,
-      adminTokenFile: admin.file,
+      apiKeyFile: keys.apiFile,
+      adminTokenFile: keys.adminFile,
       workerTokenFile: backend.workerTokenFile,
-      settings,
-      voiceLibrary,
-      apiKeyCreated: stored.created && config.apiKey === undefined,
-      instance,
+      settings: services.settings,
+      voiceLibrary: services.voiceLibrary,
+      apiKeyCreated: keys.apiCreated,
+      instance: core.instance,
       app,
-      registry,
+      registry: core.registry,
       pauseQueue: () => runner.pause(),
       resumeQueue: () => runner.resume(),
       get queuePaused() {
         return runner.isPaused;
       },
-      async close() {
-        stopSweeper();
-        // Inline requests in flight need the pool; job chunks in flight finish or resume at the next start.
-        await Promise.all([closeServerGracefully(app), runner.stop(), voiceLibrary.close()]);
-        await exports.close();
-        await Promise.all([pool.close(), documents.close()]);
-        backend.fleet?.close();
-        db.close();
-        requestLog.close();
-        await forgetUrl();
-        await unlock();
-      },
+      close: () => disposers.dispose(),
     };
   } catch (error) {
-    for (const step of undo) await step();
+    await disposers.dispose().catch((failure: unknown) => console.error('Orator: undoing a failed start:', failure));
     throw error;
   }
+}
+
+/** Builds the HTTP server, listens, records the URL, then starts the job runner and the retention sweeper. */
+async function listen(core: Core, services: Services, options: StartOptions, disposers: Disposers) {
+  const { config, keys, runner } = core;
+  let hosts = new Set<string>(); // known once the port is
+  const app = await buildServer({
+    ...services,
+    registry: core.registry,
+    apiKey: () => keys.api,
+    adminToken: () => keys.admin,
+    allowedHosts: () => hosts,
+    bodyLimit: config.bodyLimit ?? bodyLimitFor(config.maxTextLength),
+    staticDir: config.staticDir,
+    logger: options.logger ?? false,
+    instance: core.instance,
+    requestLog: core.requestLog,
+    internal: core.backend.internal && { ...core.backend.internal, instance: core.instance },
+    fleet: core.backend.fleet,
+  });
+  // Inline requests in flight need the engines; job chunks in flight finish or resume at the next start.
+  disposers.add('the HTTP server', () => Promise.all([closeServerGracefully(app), runner.stop()]));
+  await app.listen({ host: config.host, port: config.port });
+  const port = (app.server.address() as AddressInfo).port;
+  const extraHosts = (process.env.ORATOR_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  hosts = allowedHosts(config.host, port, extraHosts);
+  const url = `http://${urlHost(config.host)}:${port}`;
+  const keySource = config.apiKeySource
+    ? { source: config.apiKeySource, ...(config.apiKeyFile ? { file: config.apiKeyFile } : {}) }
+    : { source: keys.apiFile, file: keys.apiFile };
+  disposers.add('the recorded URL', await recordGatewayUrl(config.dataDir, url, keySource));
+  runner.start();
+  disposers.add('the retention sweeper', startRetentionSweeper(core.store, runner));
+  return { app, url, port };
 }
 
 function warnAboutForeignFiles(dataDir: string, failed: string[]): void {

@@ -1,8 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
+import { connect } from '../cli/connection';
 import { WHOAMI_PATH } from '../contract';
 import { startTestGateway, useTestGateways, type TestGateway } from '../testing/gateway';
 
@@ -13,8 +16,9 @@ beforeAll(async () => {
 afterAll(() => gateway.stop());
 const gateways = useTestGateways();
 
-/** What a client does before it sends its key: a fresh nonce, and the proof checked against its own key. */
-const expectedProof = (key: string, nonce: string) => createHmac('sha256', key).update(nonce).digest('base64url');
+/** What a client does before it sends its key: a fresh nonce, and the proof checked against its own key, the instance and the port it asked. */
+const expectedProof = (key: string, nonce: string, port = gateway.port, instance = gateway.instance) =>
+  createHmac('sha256', key).update(`${instance}:${port}:${nonce}`).digest('base64url');
 const whoami = (query = '') => fetch(`${gateway.url}${WHOAMI_PATH}${query}`);
 
 describe('GET /api/v1/tts/whoami', () => {
@@ -29,7 +33,7 @@ describe('GET /api/v1/tts/whoami', () => {
     expect(instance).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
 
-  it('with a nonce, proves that it holds the key: HMAC-SHA256(key, nonce), which another key does not give', async () => {
+  it('with a nonce, proves that it holds the key: HMAC-SHA256(key, "<instance>:<port>:<nonce>"), which another key does not give', async () => {
     const nonce = randomBytes(24).toString('base64url');
     const body = (await (await whoami(`?nonce=${nonce}`)).json()) as { proof: string };
     expect(body.proof).toBe(expectedProof(gateway.apiKey, nonce));
@@ -38,6 +42,44 @@ describe('GET /api/v1/tts/whoami', () => {
     // another nonce, another proof: an answer cannot be replayed
     const other = (await (await whoami(`?nonce=${nonce}A`)).json()) as { proof: string };
     expect(other.proof).not.toBe(body.proof);
+  });
+
+  it('binds the proof to its port: a program on another port relaying the question gets a proof its clients refuse', async () => {
+    // a squatter on another port that passes every question on to the running gateway, Host and all as the gateway expects
+    const relay = http.createServer((request, response) => {
+      const onward = http.request(
+        {
+          host: '127.0.0.1',
+          port: gateway.port,
+          path: request.url,
+          method: request.method,
+          headers: { ...request.headers, host: `127.0.0.1:${gateway.port}` },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(onward);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayPort = (relay.address() as AddressInfo).port;
+    try {
+      const nonce = randomBytes(24).toString('base64url');
+      const relayed = (await (await fetch(`http://127.0.0.1:${relayPort}${WHOAMI_PATH}?nonce=${nonce}`)).json()) as { proof: string };
+      // the gateway's proof, for the gateway's port: not the one a client of the relay's port computes
+      expect(relayed.proof).toBe(expectedProof(gateway.apiKey, nonce));
+      expect(relayed.proof).not.toBe(expectedProof(gateway.apiKey, nonce, relayPort));
+      // the command line's check: the relay gets no key, the gateway does
+      const env = {};
+      await expect(connect({ url: `http://127.0.0.1:${relayPort}`, apiKeyFile: gateway.apiKeyFile }, env)).rejects.toThrow(
+        /does not hold the API key .*or does not answer for this port/,
+      );
+      await expect(connect({ url: gateway.url, apiKeyFile: gateway.apiKeyFile }, env)).resolves.toMatchObject({ url: gateway.url });
+    } finally {
+      relay.closeAllConnections();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it.each(['short', 'x'.repeat(129), 'has space in it, 16+', 'slash/is/not/url-safe', '%2e%2e%2f%2e%2e%2fpasswd-16chars', ''])(

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
 import { startJobHarness, PROSODY, WAV_OUTPUT, type JobHarness } from '../testing/job-harness';
-import { admitJob, estimateAudioBytes, type JobOutput, type NewJob } from './admission';
+import { admitJob, estimateAudioBytes, jobDiskKey, type JobOutput, type NewJob } from './admission';
 import { DiskBudget } from './disk-budget';
 
 // admitJob on its own: an in-memory store and the fake engine's voice, no runner, no HTTP.
@@ -89,6 +89,25 @@ describe('admitJob', () => {
     expect(error.status).toBe(507);
     expect(h.store.unfinishedTotals().jobs).toBe(0);
     await admit(10, undefined, diskWithFree(MIN_FREE + needed));
+  });
+
+  it('counts what accepted jobs reserved and have not written: a job that fits alone is refused beside them, and fits once they end', async () => {
+    const needed = estimateAudioBytes(10, 1, h.engine.sampleRate, WAV_OUTPUT);
+    const disk = diskWithFree(MIN_FREE + 1.5 * needed);
+    const first = await admit(10, undefined, disk);
+    const error = await refusal(admit(10, undefined, disk));
+    expect([error.code, error.status]).toEqual(['insufficient_storage', 507]);
+    expect(error.message).toMatch(/ MB must stay free and [\d.]+ MB are set aside for work already accepted\./);
+    expect(h.store.unfinishedTotals().jobs).toBe(1);
+    disk.release(jobDiskKey(first.id));
+    await admit(10, undefined, disk);
+  });
+
+  it('gives the room back when the queue refuses the job after the disk accepted it', async () => {
+    const needed = estimateAudioBytes(10, 1, h.engine.sampleRate, WAV_OUTPUT);
+    const disk = diskWithFree(MIN_FREE + 1.5 * needed);
+    expect((await refusal(admit(10, { maxQueuedJobs: 0, maxQueuedChars: 100 }, disk))).code).toBe('queue_full');
+    await admit(10, undefined, disk);
   });
 
   it('estimates a WAV job as its 16-bit samples at 0.1 s per character (no chunk files: they go into it in turn), less at a faster rate', () => {

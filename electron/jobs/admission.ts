@@ -95,9 +95,15 @@ export interface NewJob extends Prosody {
   sampleRate?: number | null;
 }
 
+/** The disk ledger's key of a job's reservation (disk-budget.ts). */
+export const jobDiskKey = (jobId: string) => `job:${jobId}`;
+
+const JOB_WORDING = { what: 'This job', advice: 'Free some space, delete finished jobs, or send a shorter text.' };
+
 /**
- * Admits a job into the queue, or refuses it: its audio must fit on the disk (507) and the queue
- * must have room for it (429, or 413 when it never will). Returns the stored job, queued.
+ * Admits a job into the queue, or refuses it: its audio must fit on the disk beside what other
+ * work has reserved (507; the room is reserved for it until it ends) and the queue must have room
+ * for it (429, or 413 when it never will). Returns the stored job, queued.
  */
 export async function admitJob(
   deps: { store: JobStore; disk: DiskBudget; bounds: QueueBounds },
@@ -106,11 +112,9 @@ export async function admitJob(
   job: NewJob,
 ): Promise<JobRow> {
   const { store, disk, bounds } = deps;
-  const sampleRate = job.sampleRate ?? resolved.voice.sampleRate;
-  await disk.assertRoomForJob(estimateAudioBytes(job.characters, job.rate, sampleRate, job.output));
-  // after the wait: the queue is checked and the job inserted in one go
-  assertQueueRoom(store, bounds, job.characters);
   const id = randomUUID();
+  const sampleRate = job.sampleRate ?? resolved.voice.sampleRate;
+  await disk.reserve(jobDiskKey(id), estimateAudioBytes(job.characters, job.rate, sampleRate, job.output), JOB_WORDING);
   const { title, customTitle = null, characters, rate, pitch, volume, expiresAt, output } = job;
   const voice = { engine: resolved.adapter.id, voice: resolved.voice.id, local_voice: resolved.localName };
   const format = {
@@ -118,22 +122,39 @@ export async function admitJob(
     bitrate_kbps: output.bitrateKbps ?? null,
     keep_wav: output.keepWav && output.format !== 'wav' ? 1 : 0,
   } as const;
-  store.insert(
-    {
-      id,
-      title,
-      custom_title: customTitle,
-      characters,
-      rate,
-      pitch,
-      volume,
-      ...voice,
-      ...format,
-      created_at: new Date().toISOString(),
-      expires_at: expiresAt,
-      sample_rate: job.sampleRate ?? null,
-    },
-    chunks,
-  );
+  try {
+    // after the wait: the queue is checked and the job inserted in one go
+    assertQueueRoom(store, bounds, job.characters);
+    store.insert(
+      {
+        id,
+        title,
+        custom_title: customTitle,
+        characters,
+        rate,
+        pitch,
+        volume,
+        ...voice,
+        ...format,
+        created_at: new Date().toISOString(),
+        expires_at: expiresAt,
+        sample_rate: job.sampleRate ?? null,
+      },
+      chunks,
+    );
+  } catch (error) {
+    disk.release(jobDiskKey(id));
+    throw error;
+  }
   return store.get(id)!;
+}
+
+/**
+ * What a job taken up at start may still write: its estimate, less the share of its chunks
+ * already done. Held without asking: the job was accepted by an earlier run.
+ */
+export function unwrittenEstimate(row: JobRow, sampleRate: number): number {
+  const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };
+  const left = row.chunks_total === 0 ? 0 : 1 - row.chunks_done / row.chunks_total;
+  return estimateAudioBytes(row.characters, row.rate, row.sample_rate ?? sampleRate, output) * left;
 }

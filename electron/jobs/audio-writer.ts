@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import { createEncoder, type StreamingEncoder } from '../audio/encode/encoder';
 import { int16View, pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
+import { jobDiskKey } from './admission';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
 import { PeaksFileWriter } from './peaks-file';
@@ -114,12 +115,13 @@ class PartialFile {
  * format through its streaming encoder, the WAV (the job's format, or kept beside it), and the
  * waveform peaks. Nothing holds more than the samples of one push. The files keep temporary names
  * until finish() renames them, so a half-written file is never served; every write leaves the
- * disk's free minimum or throws DiskFull first.
+ * disk's free minimum (the job's reservation in the disk ledger) or throws DiskFull first.
  */
 export class JobAudioWriter {
   private constructor(
     private readonly sampleRate: number,
-    private readonly disk: DiskBudget,
+    /** Asks the disk ledger before each write, under the job's key. */
+    private readonly room: (bytes: number) => Promise<void>,
     private readonly files: { peaks: PeaksFileWriter; wav?: PartialFile; encoded?: { file: PartialFile; encoder: StreamingEncoder } },
     /** Bytes of samples written so far, a resumed WAV's included. */
     private dataBytes: number,
@@ -157,7 +159,8 @@ export class JobAudioWriter {
       throw error;
     }
     const encoding = encoder && encoded ? { file: encoded, encoder } : undefined;
-    return new JobAudioWriter(sampleRate, disk, { peaks, wav, encoded: encoding }, joinedBytes);
+    const room = (bytes: number) => disk.write(jobDiskKey(job.id), bytes);
+    return new JobAudioWriter(sampleRate, room, { peaks, wav, encoded: encoding }, joinedBytes);
   }
 
   /**
@@ -178,7 +181,7 @@ export class JobAudioWriter {
     const { wav, encoded } = this.files;
     const compressed = encoded ? await encoded.encoder.push(samples) : new Uint8Array(0);
     const raw = wav ? pcmBytes(samples) : new Uint8Array(0);
-    await this.disk.assertRoomToWrite(compressed.length + raw.length);
+    await this.room(compressed.length + raw.length);
     await Promise.all([wav?.append(raw), encoded?.file.append(compressed), this.files.peaks.push(samples)]);
     this.dataBytes += samples.byteLength;
   }
@@ -188,7 +191,7 @@ export class JobAudioWriter {
     const { wav, encoded } = this.files;
     if (encoded) {
       const tail = await encoded.encoder.finish();
-      await this.disk.assertRoomToWrite(tail.length);
+      await this.room(tail.length);
       await encoded.file.append(tail);
       await encoded.file.seal();
     }

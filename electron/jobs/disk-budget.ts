@@ -16,21 +16,35 @@ const MB = 1024 * 1024;
  */
 const FREE_SPACE_TTL_MS = 250;
 
-/** A job that would take the disk below what must stay free: it fails with this code. */
+/** Work whose next write would take the disk below what must stay free: it fails with this code. */
 export class DiskFull extends Error {
   readonly code = 'disk_full';
 }
 
+/** What a refusal says about the work refused: "This export", and what the person can do. */
+export interface RefusalWording {
+  what: string;
+  advice: string;
+}
+
 /**
- * The data dir's disk as the job queue sees it. Audio is never written into the last `minFreeBytes`
- * of free space: a job is refused (507) when its estimate does not fit, and a running job fails
- * (disk_full) before a chunk or its WAV would cross that line. A reserve file of RESERVE_BYTES
- * in the data dir is deleted when the disk runs out anyway (another program filled it), so that
- * the failure can be recorded; it is made again once there is room.
+ * The data dir's disk as one ledger. Audio and text are never written into the last
+ * `minFreeBytes` of free space. Each piece of work (a job, an export, a sentence edit, a project's
+ * text) reserves what it will write before it writes: it is refused (507 insufficient_storage)
+ * unless that fits above the free minimum with what every other accepted piece has reserved and
+ * not yet written, so queued work counts. As it writes it asks before each write: within its
+ * reservation the free minimum is checked, beyond it the others' reservations too, and a write
+ * that does not fit fails that work (DiskFull, disk_full), never the next request of another.
+ * A reserve file of RESERVE_BYTES in the data dir is deleted when the disk runs out anyway
+ * (another program filled it), so that the failure can be recorded; it is made again once there
+ * is room.
  */
 export class DiskBudget {
   private readonly reserveFile: string;
   private measured?: { free: number; at: number };
+  /** Bytes reserved and not yet written, by the key of the work that reserved them. */
+  private readonly unwritten = new Map<string, number>();
+  private nowCount = 0;
 
   constructor(
     private readonly dataDir: string,
@@ -54,35 +68,81 @@ export class DiskBudget {
     else await this.restoreReserve();
   }
 
-  /** Refuses a job whose audio (estimated) would not fit above the free minimum: 507 insufficient_storage. */
-  async assertRoomForJob(estimatedBytes: number): Promise<void> {
+  /**
+   * Sets `bytes` aside for the work `key` (e.g. "job:<id>"), or refuses it with 507
+   * insufficient_storage when they do not fit above the free minimum beside every other
+   * reservation. The work releases it when it ends.
+   */
+  async reserve(key: string, bytes: number, wording: RefusalWording): Promise<void> {
     await this.restoreReserve();
     const free = await this.free();
-    if (free - estimatedBytes < this.minFreeBytes) {
+    const promised = this.promised();
+    if (free - promised - bytes < this.minFreeBytes) {
+      const others = promised > 0 ? ` and ${mb(promised)} MB are set aside for work already accepted` : '';
       throw new ApiError(
         'insufficient_storage',
-        `This job needs up to ${mb(estimatedBytes)} MB of disk for its audio, and ${mb(free)} MB are free, of which ` +
-          `${mb(this.minFreeBytes)} MB must stay free. Free some space, delete finished jobs, or send a shorter text.`,
+        `${wording.what} needs up to ${mb(bytes)} MB of disk, and ${mb(free)} MB are free, of which ` +
+          `${mb(this.minFreeBytes)} MB must stay free${others}. ${wording.advice}`,
       );
     }
+    this.hold(key, bytes);
+  }
+
+  /** Sets `bytes` aside without asking: work accepted by an earlier run, taken up again at start. */
+  hold(key: string, bytes: number): void {
+    this.unwritten.set(key, (this.unwritten.get(key) ?? 0) + Math.max(0, Math.ceil(bytes)));
   }
 
   /**
-   * Throws DiskFull unless `bytes` can be written with the free minimum left over. The disk is
-   * asked again when its last answer is old, or no longer leaves room for `bytes`.
+   * Asks before the work `key` writes `bytes`: throws DiskFull unless they leave the free
+   * minimum, and, past what the work reserved, also what others reserved. The disk is asked
+   * again when its last answer is old, or no longer leaves room for `bytes`.
    */
-  async assertRoomToWrite(bytes: number): Promise<void> {
+  async write(key: string, bytes: number): Promise<void> {
+    const own = this.unwritten.get(key) ?? 0;
+    const others = bytes > own ? this.promised() - own : 0;
     const now = performance.now();
     let known = this.measured;
-    if (!known || now - known.at > FREE_SPACE_TTL_MS || known.free - bytes < this.minFreeBytes) {
+    if (!known || now - known.at > FREE_SPACE_TTL_MS || known.free - bytes - others < this.minFreeBytes) {
       known = this.measured = { free: await this.free(), at: now };
     }
-    if (known.free - bytes < this.minFreeBytes) {
+    if (known.free - bytes - others < this.minFreeBytes) {
       throw new DiskFull(
-        `The disk is nearly full (${mb(known.free)} MB free; Orator keeps ${mb(this.minFreeBytes)} MB free): free some space and retry the job.`,
+        `The disk is nearly full (${mb(known.free)} MB free; Orator keeps ${mb(this.minFreeBytes)} MB free): free some space and try again.`,
       );
     }
     known.free -= bytes;
+    if (this.unwritten.has(key)) this.unwritten.set(key, Math.max(0, own - bytes));
+  }
+
+  /**
+   * Runs work answered at once (a sentence edit, a manuscript stored) with `bytes` reserved for
+   * it: 507 before it starts when they do not fit, and 507 when one of its writes (each asked
+   * through `write`) would not; released when it ends.
+   */
+  async withRoom<T>(bytes: number, wording: RefusalWording, work: (write: (bytes: number) => Promise<void>) => T | Promise<T>): Promise<T> {
+    const key = `now:${++this.nowCount}`;
+    await this.reserve(key, bytes, wording);
+    try {
+      return await work((written) => this.write(key, written));
+    } catch (error) {
+      if (error instanceof DiskFull) throw new ApiError('insufficient_storage', error.message);
+      throw error;
+    } finally {
+      this.release(key);
+    }
+  }
+
+  /** The work `key` ended: what it did not write is free for others again. */
+  release(key: string): void {
+    this.unwritten.delete(key);
+  }
+
+  /** Bytes reserved by all work and not yet written. */
+  private promised(): number {
+    let sum = 0;
+    for (const bytes of this.unwritten.values()) sum += bytes;
+    return sum;
   }
 
   /** Gives the reserve back to the disk at once (synchronously: the next statement may need the room). */

@@ -6,7 +6,7 @@ import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
 import { unchanged, type Rewrite } from '../lexicon/rewrite';
-import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admission';
+import { admitJob, jobDiskKey, unwrittenEstimate, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
@@ -47,6 +47,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private readonly assembler: JobAssembler;
   /** Jobs admitted and not yet ended. */
   private readonly active = new Set<string>();
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: RunnerOptions) {
     super();
@@ -74,7 +75,10 @@ export class JobRunner extends EventEmitter<JobChanges> {
     for (const id of store.idsInStates(['running'])) store.transition(id, 'queued');
     for (const id of store.idsInStates(['queued'])) {
       await this.assembler.takeUp(id);
-      this.activate(store.get(id)!);
+      const row = store.get(id)!;
+      // accepted by an earlier run: its room is held again, without asking
+      this.options.disk.hold(jobDiskKey(id), unwrittenEstimate(row, this.sampleRateOf(row)));
+      this.activate(row);
     }
   }
 
@@ -153,6 +157,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return row;
   }
 
+  /** The disk ledger its jobs reserve in; whatever else writes a job's files (a sentence edit) asks it too. */
+  get disk(): DiskBudget {
+    return this.options.disk;
+  }
+
   get isPaused(): boolean {
     return this.queue.isPaused;
   }
@@ -169,11 +178,15 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /**
    * Stops for a shutdown: no new chunks; chunks in flight get `graceMs` to finish and be saved,
    * then the rest are aborted. Unfinished jobs resume from their saved chunks on the next start.
+   * A second call waits for the first stop.
    */
-  async stop(graceMs = 5000): Promise<void> {
-    await this.queue.stop(graceMs);
-    await this.assembler.stopAll();
-    this.active.clear();
+  stop(graceMs = 5000): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.queue.stop(graceMs);
+      await this.assembler.stopAll();
+      this.active.clear();
+    })();
+    return this.stopping;
   }
 
   private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
@@ -192,6 +205,16 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private activate(row: JobRow): void {
     this.active.add(row.id);
     this.queue.add(row);
+  }
+
+  /** A job's sample rate, or its voice's until its first chunk sets it (48 kHz, more than any voice, if the voice is gone). */
+  private sampleRateOf(row: JobRow): number {
+    if (row.sample_rate !== null) return row.sample_rate;
+    try {
+      return this.options.registry.resolve({ voice: row.voice }).voice.sampleRate;
+    } catch {
+      return 48_000;
+    }
   }
 
   /** The job starts running at its first chunk. */
@@ -220,7 +243,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
       this.emit('job', { type: 'progress', job: store.get(id)! });
     };
     if (signal.aborted || (await this.assembler.offer(id, chunk.idx, pcm.samples, () => record(true)))) return;
-    await disk.assertRoomToWrite(pcm.samples.byteLength);
+    await disk.write(jobDiskKey(id), pcm.samples.byteLength);
     await this.files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
     record(false);
@@ -231,6 +254,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private async done(id: string, audio: WrittenAudio): Promise<void> {
     if (!this.active.has(id)) return; // cancelled as its audio was finished: its files are being removed
     const finished = this.finisher.recordDone(id, audio);
+    this.options.disk.release(jobDiskKey(id));
     this.active.delete(id);
     this.queue.forget(id);
     this.emit('job', { type: 'done', job: finished });
@@ -240,6 +264,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
   private fail(id: string, error: JobError): void {
     if (!this.active.delete(id)) return;
+    this.options.disk.release(jobDiskKey(id));
     // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
     // files, and its audio and peaks if it was cancelled as they were being finished
     const stopped = Promise.all([this.queue.remove(id), this.assembler.drop(id)]);

@@ -1,9 +1,10 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import { durationSeconds, pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import { ApiError } from '../contract';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
+import type { DiskBudget } from './disk-budget';
 import type { EngineRegistry } from '../engines/registry';
 import { pauseAfter } from './assembler';
 import { synthesizeChunk } from './chunk-synthesis';
@@ -25,15 +26,22 @@ export interface SentenceEdit {
 
 const COPY_BLOCK = 1 << 20;
 
+const EDIT_WORDING = {
+  what: 'This edit',
+  advice: "The job's audio is written anew beside the old one: free some space, or delete finished jobs.",
+};
+
 /**
  * Re-renders the chunk that holds one sentence of a finished WAV job, with that sentence's new
  * text, and splices its audio into the job's WAV in place of the old chunk's: every other sample
  * is copied as it was, byte for byte. The chunk's record (text, length, sentences) and the later
  * chunks' offsets in the text follow. Chunk files are not kept after a job is joined, so the job's
- * WAV is the source: a job stored in another format is refused (format_unavailable).
+ * WAV is the source: a job stored in another format is refused (format_unavailable). The new WAV
+ * is written beside the old one: its whole size is reserved in the disk ledger first (507 when it
+ * does not fit), and every write asks it.
  */
 export async function reRenderSentence(
-  deps: { store: JobStore; files: JobFiles; registry: EngineRegistry },
+  deps: { store: JobStore; files: JobFiles; registry: EngineRegistry; disk: DiskBudget },
   job: JobRow,
   edit: SentenceEdit,
   signal: AbortSignal,
@@ -70,7 +78,10 @@ export async function reRenderSentence(
   const before = layout
     .slice(0, chunkIdx)
     .reduce((sum, c, i) => sum + (c.samples ?? 0) + pauseAfter(c.pause_ms, i === layout.length - 1, sampleRate), 0);
-  const dataBytes = await spliceWav(files.audioFile(job.id, 'wav'), pcm, before, chunk.samples ?? 0);
+  // written anew beside the old WAV: its whole size is reserved first (507 when it does not fit, before or while it is written)
+  const file = files.audioFile(job.id, 'wav');
+  const newSize = (await stat(file)).size + (pcm.samples.length - (chunk.samples ?? 0)) * 2;
+  const dataBytes = await deps.disk.withRoom(newSize, EDIT_WORDING, (write) => spliceWav(file, pcm, before, chunk.samples ?? 0, write));
 
   store.replaceChunkAudio(job.id, chunkIdx, {
     text,
@@ -102,21 +113,28 @@ function locate(counts: number[], index: number): { chunkIdx: number; spanIdx: n
  * samples before `at`, the new chunk in place of the `replaced` samples there, the rest. Returns
  * the new length of its data.
  */
-async function spliceWav(file: string, chunk: Pcm, at: number, replaced: number): Promise<number> {
+async function spliceWav(file: string, chunk: Pcm, at: number, replaced: number, room: Room): Promise<number> {
   const source = await open(file, 'r');
   try {
     const { size } = await source.stat();
     const oldData = size - WAV_HEADER_BYTES;
     const dataBytes = oldData - replaced * 2 + chunk.samples.byteLength;
     const target = await open(file + PARTIAL, 'w', PRIVATE_FILE_MODE);
+    const write = async (bytes: Uint8Array) => {
+      await room(bytes.length);
+      await target.write(bytes);
+    };
     try {
-      await target.write(wavHeader(chunk.sampleRate, dataBytes));
-      await copyRange(source, target, WAV_HEADER_BYTES, WAV_HEADER_BYTES + at * 2);
-      await target.write(pcmBytes(chunk.samples));
-      await copyRange(source, target, WAV_HEADER_BYTES + (at + replaced) * 2, size);
-    } finally {
+      await write(wavHeader(chunk.sampleRate, dataBytes));
+      await copyRange(source, write, WAV_HEADER_BYTES, WAV_HEADER_BYTES + at * 2);
+      await write(pcmBytes(chunk.samples));
+      await copyRange(source, write, WAV_HEADER_BYTES + (at + replaced) * 2, size);
+    } catch (error) {
       await target.close();
+      await rm(file + PARTIAL, { force: true });
+      throw error;
     }
+    await target.close();
     await rename(file + PARTIAL, file);
     return dataBytes;
   } finally {
@@ -124,12 +142,15 @@ async function spliceWav(file: string, chunk: Pcm, at: number, replaced: number)
   }
 }
 
-async function copyRange(source: FileHandle, target: FileHandle, from: number, to: number): Promise<void> {
+/** Asks the disk ledger before a write of `bytes`. */
+type Room = (bytes: number) => Promise<void>;
+
+async function copyRange(source: FileHandle, write: (bytes: Uint8Array) => Promise<void>, from: number, to: number): Promise<void> {
   const buffer = Buffer.alloc(COPY_BLOCK);
   for (let at = from; at < to;) {
     const { bytesRead } = await source.read(buffer, 0, Math.min(COPY_BLOCK, to - at), at);
     if (bytesRead === 0) break;
-    await target.write(buffer.subarray(0, bytesRead));
+    await write(buffer.subarray(0, bytesRead));
     at += bytesRead;
   }
 }

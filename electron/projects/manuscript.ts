@@ -65,3 +65,8 @@ export function clip(text: string, max: number): string {
   const points = [...line];
   return points.length <= max ? line : `${points.slice(0, max - 1).join('')}…`;
 }
+
+/** The disk a manuscript's text takes as SQLite stores it: twice, in its write-ahead log and then in the database. */
+export function storedTextBytes(chapters: readonly { text: string; title: string }[]): number {
+  return 2 * chapters.reduce((sum, c) => sum + Buffer.byteLength(c.text) + Buffer.byteLength(c.title), 0);
+}

@@ -14,10 +14,11 @@ import {
   type ExportRequest,
   type SubtitleFormat,
 } from '../contract';
-import type { DiskBudget } from '../jobs/disk-budget';
+import { DiskFull, type DiskBudget } from '../jobs/disk-budget';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
 import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
+import { bookBytes, doneFields, type PlannedBook } from './export-book';
 import type { JobFiles } from '../jobs/files';
 import type { JobStore } from '../jobs/store';
 import { sampleSource } from '../jobs/transcode';
@@ -27,8 +28,16 @@ const DEFAULT_BITRATE_KBPS = 64;
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/** JSON has no infinities: a silent book's loudness is reported at the absolute gate. */
-const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : -70);
+/**
+ * What an export holds from its acceptance to its end, given by the transport (gateway/slots.ts):
+ * its place among the exports its key may have, and an encoder while it is being made.
+ */
+export interface ExportHold {
+  /** Gives its place back (the export ended: done, failed, deleted, or the gateway stopping); safe to call twice. */
+  release(): void;
+  /** An encoder once one is free, when the export's turn to be made comes; resolves with its release. */
+  encoder(signal: AbortSignal): Promise<() => void>;
+}
 
 export class ExportService {
   private readonly records = new Map<string, ExportRecord>();
@@ -51,7 +60,17 @@ export class ExportService {
     return service;
   }
 
-  async create(request: ExportRequest): Promise<Export> {
+  /** Accepts an export, which holds `hold` until it ends (released at once when it is refused). */
+  async create(request: ExportRequest, hold: ExportHold): Promise<Export> {
+    try {
+      return await this.accept(request, hold);
+    } catch (error) {
+      hold.release();
+      throw error;
+    }
+  }
+
+  private async accept(request: ExportRequest, hold: ExportHold): Promise<Export> {
     const spec = specOf(request);
     const parts = await this.partsOf(request);
     if (Array.isArray(request.chapters)) {
@@ -74,9 +93,10 @@ export class ExportService {
         `An export has at most ${EXPORT_LIMITS.chapters} chapters; these jobs make ${plan.chapters.length}.`,
       );
     }
-    await this.assertRoom(hours * 3600, spec.bitrateKbps);
+    const id = randomUUID();
+    await this.disk.reserve(exportDiskKey(id), bookBytes(spec, hours * 3600), EXPORT_WORDING);
     const record: ExportRecord = {
-      export_id: randomUUID(),
+      export_id: id,
       status: 'running',
       format: spec.format,
       title: spec.title,
@@ -85,58 +105,58 @@ export class ExportService {
       created_at: new Date().toISOString(),
       chapters: plan.chapters.map((c) => ({ title: c.title, start_s: Math.round((c.startSample / plan.layout.sampleRate) * 1000) / 1000 })),
     };
-    await this.store.save(record);
-    this.records.set(record.export_id, record);
-    this.progress.set(record.export_id, 0);
-    const controller = new AbortController();
-    this.running.set(record.export_id, controller);
-    const id = record.export_id;
-    const duration = plan.layout.totalSamples / plan.layout.sampleRate;
-    this.queue = this.queue.then(async () => {
-      if (controller.signal.aborted) return;
-      const files = {
-        audio: this.store.audioFile(id, spec.format),
-        vtt: this.store.subtitleFile(id, 'vtt'),
-        srt: this.store.subtitleFile(id, 'srt'),
-      };
-      try {
-        const loudness = await renderExport(parts, spec, plan, files, (f) => this.progress.set(id, f), controller.signal);
-        const name = `${safeName(spec.title)}.${EXPORT_MEDIA[spec.format].extension}`;
-        Object.assign(record, {
-          status: 'done',
-          finished_at: new Date().toISOString(),
-          file: {
-            name,
-            content_type: EXPORT_MEDIA[spec.format].contentType,
-            bytes: (await stat(files.audio)).size,
-            duration_s: Math.round(duration * 1000) / 1000,
-          },
-          loudness: {
-            target_lufs: spec.goal.targetLufs,
-            true_peak_ceiling_dbtp: spec.goal.ceilingDbtp,
-            measured_lufs: finite(loudness.measuredLufs),
-            gain_db: Math.round(loudness.gainDb * 100) / 100,
-            integrated_lufs: finite(loudness.integratedLufs),
-            true_peak_dbtp: finite(loudness.truePeakDbtp),
-            limited: loudness.limited,
-          },
-        });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        console.error(`Orator could not make export ${id}:`, error);
-        Object.assign(record, {
-          status: 'failed',
-          finished_at: new Date().toISOString(),
-          error: { code: 'export_error', message: (error as Error).message },
-        });
-      } finally {
-        this.running.delete(id);
-      }
-      if (this.records.has(id)) await this.store.save(record);
+    await this.store.save(record).catch((error: unknown) => {
+      this.disk.release(exportDiskKey(id));
+      throw error;
     });
+    this.records.set(id, record);
+    this.progress.set(id, 0);
+    const controller = new AbortController();
+    // deleted before its turn, it gives its place and its disk back at once
+    controller.signal.addEventListener('abort', () => (hold.release(), this.disk.release(exportDiskKey(id))), { once: true });
+    this.running.set(id, controller);
+    this.queue = this.queue.then(() => this.make(record, { parts, spec, plan }, hold, controller.signal));
     // a record that cannot be saved must not stop the exports queued after it
     this.queue = this.queue.catch((error: unknown) => console.error(`Orator could not record export ${id}:`, error));
     return this.view(record);
+  }
+
+  /** Makes an accepted export in its turn, holding an encoder, and records how it ended. */
+  private async make(record: ExportRecord, book: PlannedBook, hold: ExportHold, signal: AbortSignal): Promise<void> {
+    const id = record.export_id;
+    if (signal.aborted) return;
+    const key = exportDiskKey(id);
+    const files = {
+      audio: this.store.audioFile(id, book.spec.format),
+      vtt: this.store.subtitleFile(id, 'vtt'),
+      srt: this.store.subtitleFile(id, 'srt'),
+    };
+    let releaseEncoder = () => {};
+    try {
+      releaseEncoder = await hold.encoder(signal);
+      const progress = (fraction: number) => this.progress.set(id, fraction);
+      const loudness = await renderExport(book.parts, book.spec, book.plan, files, progress, signal, (bytes) =>
+        this.disk.write(key, bytes),
+      );
+      const name = `${safeName(book.spec.title)}.${EXPORT_MEDIA[book.spec.format].extension}`;
+      Object.assign(record, doneFields(book, name, (await stat(files.audio)).size, loudness));
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(`Orator could not make export ${id}:`, error);
+      // the disk ran out: its reserve makes room to record why
+      if (error instanceof DiskFull) this.disk.releaseReserve();
+      Object.assign(record, {
+        status: 'failed',
+        finished_at: new Date().toISOString(),
+        error: { code: error instanceof DiskFull ? error.code : 'export_error', message: (error as Error).message },
+      });
+    } finally {
+      releaseEncoder();
+      hold.release();
+      this.disk.release(key);
+      this.running.delete(id);
+    }
+    if (this.records.has(id)) await this.store.save(record);
   }
 
   get(id: string): Export {
@@ -172,19 +192,6 @@ export class ExportService {
   async close(): Promise<void> {
     for (const controller of this.running.values()) controller.abort();
     await this.queue;
-  }
-
-  /** The file, at 1.5 × its bitrate (containers and codecs overshoot), must fit above the disk's free minimum. */
-  private async assertRoom(seconds: number, kbps: number): Promise<void> {
-    const needed = Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
-    const free = await this.disk.free();
-    if (free - needed < this.disk.minFreeBytes) {
-      const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
-      throw new ApiError(
-        'insufficient_storage',
-        `This export needs up to ${mb(needed)} MB of disk, and ${mb(free)} MB are free, of which ${mb(this.disk.minFreeBytes)} MB must stay free.`,
-      );
-    }
   }
 
   private record(id: string): ExportRecord {
@@ -241,6 +248,11 @@ export class ExportService {
     return parts;
   }
 }
+
+/** The disk ledger's key of an export's reservation (jobs/disk-budget.ts). */
+const exportDiskKey = (id: string) => `export:${id}`;
+
+const EXPORT_WORDING = { what: 'This export', advice: 'Free some space, or delete finished exports or jobs.' };
 
 function specOf(request: ExportRequest): ExportSpec {
   const bitrateKbps = request.bitrate_kbps ?? DEFAULT_BITRATE_KBPS;

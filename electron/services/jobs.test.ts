@@ -40,6 +40,17 @@ async function bytesOf(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
 }
 
 describe('JobService', () => {
+  it('edits one sentence of a job at a time: a second edit asked in the same turn is refused with 409 chunk_in_progress', async () => {
+    const id = await doneJob('The first sentence. The second sentence.');
+    // both asked in one turn of the event loop: the second finds the first's lock, taken before any await
+    const [first, second] = await Promise.allSettled([jobs.editSentence(id, '0', 'A new first.'), jobs.editSentence(id, '1', 'Another.')]);
+    expect(first.status).toBe('fulfilled');
+    expect(second).toMatchObject({ status: 'rejected', reason: { code: 'chunk_in_progress', status: 409 } });
+    // the lock goes with the edit, whether it succeeded or not
+    await expect(jobs.editSentence(id, '9', 'No such sentence.')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(jobs.editSentence(id, '1', 'Then this.')).resolves.toMatchObject({ status: 'done' });
+  });
+
   it('shows a job as the API does, and refuses ids it does not know', async () => {
     const id = await doneJob();
     const job = await jobs.get(id);

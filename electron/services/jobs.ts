@@ -130,17 +130,18 @@ export class JobService {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${SENTENCE_MAX_CHARS}.`);
     if (this.editing.has(id))
       throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
-    const row = await this.playableRow(id);
-    // an index as the path gives it: anything but a plain number names no sentence
-    if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
-    const sentence = Number(index);
-    const written = text.replace(/\s+/g, ' ').trim();
-    const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;
+    // taken before the first await: an edit that arrives meanwhile finds it
     this.editing.add(id);
     try {
+      const row = await this.playableRow(id);
+      // an index as the path gives it: anything but a plain number names no sentence
+      if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
+      const sentence = Number(index);
+      const written = text.replace(/\s+/g, ' ').trim();
+      const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;
       const edit = { sentence, writtenLength: length, written, spoken };
-      const files = this.runner.files;
-      await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal);
+      const deps = { store: this.store, files: this.runner.files, registry: this.registry, disk: this.runner.disk };
+      await reRenderSentence(deps, row, edit, new AbortController().signal);
       return toJobView(this.runner.changed(id)!);
     } finally {
       this.editing.delete(id);

@@ -18,12 +18,14 @@ import {
   type ProjectPatch,
   type RenderResult,
 } from '../contract';
+import type { DiskBudget } from '../jobs/disk-budget';
 import type { JobStore } from '../jobs/store';
 import type { DocumentReader } from '../projects/document-reader';
-import { clip, cutManuscript } from '../projects/manuscript';
+import { clip, cutManuscript, storedTextBytes } from '../projects/manuscript';
 import type { Rewrite } from '../lexicon/rewrite';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import type { ExportHold } from './exports';
 import type { JobService } from './jobs';
 import { chapterStatus, chapterView } from './project-chapters';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
@@ -40,12 +42,16 @@ export interface ProjectDeps {
   /** `revision` goes up at each change of the lexicon (LexiconService). */
   lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
   /** Makes audiobooks of finished jobs (ExportService). */
-  exports: { create(request: ExportRequest): Promise<Export> };
+  exports: { create(request: ExportRequest, hold: ExportHold): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
   /** Reads manuscript files on a thread of their own. */
   documents: DocumentReader;
+  /** The disk ledger: a manuscript's text is reserved before it is stored. */
+  disk: DiskBudget;
 }
+
+const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space, or delete projects or finished jobs.' };
 
 /**
  * Projects as the product offers them: a manuscript in chapters with the settings it is rendered
@@ -87,10 +93,8 @@ export class ProjectService {
     );
     const now = new Date().toISOString();
     const row: ProjectRow = { id: randomUUID(), ...settings, source_name: manuscript.name.trim(), created_at: now, updated_at: now };
-    store.insert(
-      row,
-      chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null })),
-    );
+    const stored = chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null }));
+    await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () => store.insert(row, stored));
     return this.view(row);
   }
 
@@ -117,7 +121,9 @@ export class ProjectService {
         if (same) kept.add(same);
         return { ...chapter, job_id: same?.job_id ?? null, render_key: same?.render_key ?? null };
       });
-      this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString());
+      await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () =>
+        this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString()),
+      );
       await this.dropJobs(old.filter((o) => !kept.has(o)).map((o) => o.job_id));
       return this.get(id);
     });
@@ -158,10 +164,11 @@ export class ProjectService {
   /**
    * An audiobook of the project: every chapter's job in order, each a chapter titled as the
    * chapter, tagged with the project's title and author. Every chapter must be rendered and up to
-   * date: a book with a chapter missing or stale is refused rather than made.
+   * date: a book with a chapter missing or stale is refused rather than made. The export holds
+   * `hold` until it ends; a refusal gives it back at once.
    */
-  exportBook(id: string, body: ProjectExportBody): Promise<Export> {
-    return this.serially(id, () => {
+  exportBook(id: string, body: ProjectExportBody, hold: ExportHold): Promise<Export> {
+    const made = this.serially(id, () => {
       const project = this.get(id);
       const waiting = project.chapters.filter((c) => c.status !== 'done' || c.needs_render).map((c) => c.index + 1);
       if (waiting.length > 0) {
@@ -177,14 +184,19 @@ export class ProjectService {
           `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
         );
       }
-      return this.deps.exports.create({
-        ...body,
-        job_ids: project.chapters.map((c) => c.job_id!),
-        title: project.title,
-        ...(project.author ? { author: project.author } : {}),
-        chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
-      });
+      return this.deps.exports.create(
+        {
+          ...body,
+          job_ids: project.chapters.map((c) => c.job_id!),
+          title: project.title,
+          ...(project.author ? { author: project.author } : {}),
+          chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
+        },
+        hold,
+      );
     });
+    made.catch(() => hold.release());
+    return made;
   }
 
   private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {

@@ -17,7 +17,7 @@ import type {
   VoiceState,
 } from '../contract/voice-library';
 import type { CatalogStore, LoadedCatalog } from '../voices/catalog';
-import { assertRoomForInstall, installedDir, installVoice, isPinned, readVoiceManifest, type InstallDisk } from '../voices/installer';
+import { installDiskKey, installedDir, installVoice, isPinned, readVoiceManifest, reserveForInstall, type InstallDisk } from '../voices/installer';
 
 export interface NeuralEngineHooks {
   /** Probes the neural engine again (its voices follow the models folder). */
@@ -109,7 +109,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
           'Use a catalog that pins them (voice_catalog_url), or regenerate the catalog online (docs/voices.md).',
       );
     }
-    await assertRoomForInstall(plan, this.options.disk);
+    await reserveForInstall(target.id, plan, this.options.disk);
     this.failures.delete(target.id);
     this.progress.set(target.id, { done: 0, total: plan.reduce((sum, v) => sum + v.size_bytes!, 0) });
     this.queue.push(target.id);
@@ -124,6 +124,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     const queued = this.queue.indexOf(target.id);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
+      this.options.disk.release(installDiskKey(target.id));
       this.progress.delete(target.id);
       this.emitChange('voice-progress', target.id);
     } else if (this.active?.id === target.id) {
@@ -147,7 +148,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
 
   /** Stops the install in progress (the gateway is closing); staging is cleared at the next start. */
   async close(): Promise<void> {
-    this.queue.length = 0;
+    for (const id of this.queue.splice(0)) this.options.disk.release(installDiskKey(id));
     this.active?.abort.abort(new Error('the gateway is stopping'));
     await this.running;
   }
@@ -240,6 +241,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
           catalog: this.catalog.info,
           unpackWorker: this.options.unpackWorker,
           disk: this.options.disk,
+          diskKey: installDiskKey(id),
           signal,
           onBytes: (delta) => {
             progress.done += delta;
@@ -260,6 +262,8 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       if (signal.aborted) return this.emitChange('voice-progress', id);
       this.failures.set(id, (error as Error).message);
       this.emitChange('voice-failed', id);
+    } finally {
+      this.options.disk.release(installDiskKey(id));
     }
   }
 }

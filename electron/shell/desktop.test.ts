@@ -81,7 +81,7 @@ describe('studio window', () => {
   });
 
   it('hides to the tray on close by default, and closes when the settings say so', async () => {
-    const { window, invoke, desktop } = await launch();
+    const { window, invoke, desktop, calls } = await launch();
     window.show();
     const close = () => {
       const event = new PreventableEvent();
@@ -91,6 +91,7 @@ describe('studio window', () => {
     expect(close()).toBe(true);
     expect(window.visible).toBe(false);
     const { host: _host, ...settings } = desktop.gateway.settings.current();
+    calls.answers.push('Save');
     await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, close_to_tray: false });
     expect(close()).toBe(false);
   });

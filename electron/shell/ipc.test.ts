@@ -35,13 +35,30 @@ describe('preload bridge (IPC)', () => {
 });
 
 describe('settings window (IPC, native confirmation)', () => {
-  it('saves limits at once, but a new engine program only after the person agrees in a native dialog', async () => {
+  it('saves no setting, a limit included, before the person agrees in a native dialog, as HTTP asks the admin token for each', async () => {
     const { invoke, calls, desktop, userData } = await launch();
     const { host: _host, ...settings } = desktop.gateway.settings.current();
 
-    const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, inline_threshold: 5 })) as SettingsView;
-    expect(limits.settings.inline_threshold).toBe(5);
+    // saving what is already saved asks nothing
+    await invoke(IPC.saveSettings, { url: STUDIO }, settings);
     expect(calls.questions).toEqual([]);
+
+    const changed = { ...settings, inline_threshold: 5, retention_hours: 1, port: 5799, openai_voices: { alloy: 'espeak-ng:en-us' } };
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, changed)).rejects.toThrow(/not confirmed/);
+    expect(calls.questions[0]).toMatchObject({ message: 'Change these settings?', buttons: ['Save', 'Cancel'] });
+    for (const line of [`inline_threshold: ${settings.inline_threshold} → 5`, 'retention_hours:', 'port:', 'openai_voices:'])
+      expect(calls.questions[0]!.detail).toContain(line);
+    expect(desktop.gateway.settings.current().inline_threshold).toBe(settings.inline_threshold);
+    expect(readSavedSettings(userData).retention_hours).not.toBe(1);
+
+    calls.answers.push('Save');
+    const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, changed)) as SettingsView;
+    expect(limits.settings).toMatchObject({ inline_threshold: 5, retention_hours: 1, port: 5799 });
+  });
+
+  it('saves a new engine program only after the person agrees to the strongest warning', async () => {
+    const { invoke, calls, desktop, userData } = await launch();
+    const { host: _host, ...settings } = desktop.gateway.settings.current();
 
     const withProgram = { ...settings, engine_executables: { 'espeak-ng-system': '/usr/bin/espeak-ng' } };
     await expect(invoke(IPC.saveSettings, { url: STUDIO }, withProgram)).rejects.toThrow(/not confirmed/);

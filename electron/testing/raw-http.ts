@@ -121,3 +121,26 @@ function parseAnswer(bytes: Buffer): Answer {
   const length = Number(headers['content-length'] ?? bytes.length - end - 4);
   return { status: Number(statusLine!.split(' ')[1]), headers, body: bytes.subarray(end + 4, end + 4 + length) };
 }
+
+/** A client that asked for something and stopped reading once the answer began. */
+export interface StalledClient {
+  status: number;
+  close(): void;
+}
+
+/**
+ * Sends a GET and stops reading as soon as the status line arrives: the answer's bytes pile up
+ * in the socket's buffers until the gateway's writes wait, holding whatever the answer holds.
+ */
+export function stallAfterStatus(port: number, path: string, headers: Record<string, string> = {}): Promise<StalledClient> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const lines = Object.entries({ host: `127.0.0.1:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.once('data', (data: Buffer) => {
+      socket.pause();
+      resolve({ status: Number(data.toString('latin1').split(' ')[1]), close: () => socket.destroy() });
+    });
+    socket.once('error', reject);
+    socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`);
+  });
+}

@@ -7,7 +7,6 @@
  */
 import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../contract/errors';
 import { VOICE_MANIFEST_FILE, type VoiceManifest, type CatalogFile, type CatalogInfo, type CatalogVoice } from '../contract/voice-library';
 export { readVoiceManifest } from '../engines/sherpa-onnx/models';
 import { downloadFile, IntegrityError, type DownloadResult } from './download';
@@ -17,17 +16,25 @@ import { unpackInWorker } from './unpack';
 export const STAGING_DIR = '.staging';
 
 /** The part of the disk budget (jobs/disk-budget.ts) an install uses. */
+/** The disk ledger (jobs/disk-budget.ts), as installs use it: an install reserves, writes, releases. */
 export interface InstallDisk {
   free(): Promise<number>;
   readonly minFreeBytes: number;
-  assertRoomToWrite(bytes: number): Promise<void>;
+  reserve(key: string, bytes: number, wording: { what: string; advice: string }): Promise<void>;
+  write(key: string, bytes: number): Promise<void>;
+  release(key: string): void;
 }
+
+/** The ledger's key of an install. */
+export const installDiskKey = (id: string) => `voice:${id}`;
 
 export interface InstallContext {
   modelsDir: string;
   catalog: CatalogInfo;
   unpackWorker: string;
   disk: InstallDisk;
+  /** The ledger's key its writes count against (installDiskKey of the voice asked for). */
+  diskKey: string;
   signal: AbortSignal;
   onBytes(delta: number): void;
   /** Told the bytes each download really fetched (resumed and repeated ones included). */
@@ -51,18 +58,15 @@ export function installBytes(voices: CatalogVoice[]): number {
     .reduce((sum, file) => sum + file.size_bytes! + (file.archive ? (file.unpacked_bytes ?? UNPACKED_GUESS * file.size_bytes!) : 0), 0);
 }
 
-/** Refuses an install that would take the disk below its free minimum, before anything is fetched. */
-export async function assertRoomForInstall(voices: CatalogVoice[], disk: InstallDisk): Promise<void> {
-  const needed = installBytes(voices);
-  const free = await disk.free();
-  if (free - needed < disk.minFreeBytes) {
-    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-    throw new ApiError(
-      'insufficient_storage',
-      `Installing ${voices.map((v) => v.id).join(' and ')} needs up to ${mb(needed)} MB of disk, and ${mb(free)} MB are free, ` +
-        `of which ${mb(disk.minFreeBytes)} MB must stay free. Free some space first.`,
-    );
-  }
+/**
+ * Sets aside in the disk ledger what the install of `id` will write, before anything is fetched:
+ * 507 when it would take the disk below its free minimum beside the work already accepted.
+ */
+export async function reserveForInstall(id: string, voices: CatalogVoice[], disk: InstallDisk): Promise<void> {
+  await disk.reserve(installDiskKey(id), installBytes(voices), {
+    what: `Installing ${voices.map((v) => v.id).join(' and ')}`,
+    advice: 'Free some space first.',
+  });
 }
 
 function target(file: CatalogFile) {
@@ -77,7 +81,7 @@ async function fetchVerified(file: CatalogFile, part: string, context: InstallCo
       const result = await downloadFile(target(file), part, {
         signal: context.signal,
         onBytes: context.onBytes,
-        assertRoom: (bytes) => context.disk.assertRoomToWrite(bytes),
+        assertRoom: (bytes) => context.disk.write(context.diskKey, bytes),
       });
       context.onFetched?.(result);
       return;

@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError, OPENAI_ROOT, TTS_ROOT } from '../../contract';
 import { keysMatch } from '../api-key';
+import { PLUGIN } from './names';
 
 /**
  * Whether a request is for the API. Decided on the route the router matched, never on the raw
@@ -73,20 +75,23 @@ function presentedScheme(request: FastifyRequest, credentials: Credentials): Sch
  * routes that change what runs, the admin token. Neither opens the other's routes: a TTS key holder
  * (every local tool, the studio page) cannot change settings, and the admin token speaks nothing.
  */
-export function registerAuth(app: FastifyInstance, credentials: Credentials): void {
-  app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request)) return;
-    const accepted = acceptedSchemes(request);
-    if (accepted.length === 0) return;
-    const presented = presentedScheme(request, credentials);
-    if (presented && accepted.includes(presented)) return;
-    if (presented === 'bearer') {
-      throw new ApiError('admin_required', 'This needs the admin token (the file admin-token in the data folder), not the API key.');
-    }
-    if (presented === 'admin') throw new ApiError('unauthorized', 'The admin token changes settings only; send the API key.');
-    throw new ApiError(
-      'unauthorized',
-      presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
-    );
-  });
-}
+export const auth = fp<Credentials>(
+  async (app, credentials) => {
+    app.addHook('onRequest', async (request) => {
+      if (!isApiRequest(request)) return;
+      const accepted = acceptedSchemes(request);
+      if (accepted.length === 0) return;
+      const presented = presentedScheme(request, credentials);
+      if (presented && accepted.includes(presented)) return;
+      if (presented === 'bearer') {
+        throw new ApiError('admin_required', 'This needs the admin token (the file admin-token in the data folder), not the API key.');
+      }
+      if (presented === 'admin') throw new ApiError('unauthorized', 'The admin token changes settings only; send the API key.');
+      throw new ApiError(
+        'unauthorized',
+        presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
+      );
+    });
+  },
+  { name: PLUGIN.auth, dependencies: [PLUGIN.hostCheck, PLUGIN.desktopOrigin] },
+);

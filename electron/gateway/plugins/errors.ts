@@ -1,7 +1,9 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError, BITRATE_RULES, OPTION_RANGES, type OptionName } from '../../contract';
+import { PLUGIN } from './names';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,39 +27,42 @@ export interface ErrorDialect {
 }
 
 /** Every error leaves the gateway as {"error":{"code","message"}} with its status and headers, or in a dialect's shape. */
-export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, dialects: readonly ErrorDialect[] = []): void {
-  const routes: { method: string; pattern: RegExp }[] = [];
-  app.addHook('onRoute', (route) => {
-    if (route.url.endsWith('*')) return; // the static catch-all serves files, it allows no method
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
-    for (const method of methods) routes.push({ method, pattern });
-  });
+export const errorHandling = fp<{ bodyLimit: number; dialects?: readonly ErrorDialect[] }>(
+  async (app, { bodyLimit, dialects = [] }) => {
+    const routes: { method: string; pattern: RegExp }[] = [];
+    app.addHook('onRoute', (route) => {
+      if (route.url.endsWith('*')) return; // the static catch-all serves files, it allows no method
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const pattern = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+      for (const method of methods) routes.push({ method, pattern });
+    });
 
-  app.decorateRequest('onMissingFile', null);
-  app.setNotFoundHandler((request, reply) => {
-    if (request.onMissingFile) return send(reply, request.onMissingFile());
-    const dialect = dialects.find((d) => d.owns(request));
-    if (dialect) return dialect.notFound(request, reply);
-    const path = request.url.split('?')[0]!;
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
-    if (allowed.length === 0) return send(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
-    reply.header('allow', allowed.join(', '));
-    send(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`));
-  });
+    app.decorateRequest('onMissingFile', null);
+    app.setNotFoundHandler((request, reply) => {
+      if (request.onMissingFile) return send(reply, request.onMissingFile());
+      const dialect = dialects.find((d) => d.owns(request));
+      if (dialect) return dialect.notFound(request, reply);
+      const path = request.url.split('?')[0]!;
+      const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
+      if (allowed.length === 0) return send(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
+      reply.header('allow', allowed.join(', '));
+      send(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`));
+    });
 
-  app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
-    const dialect = dialects.find((d) => d.owns(request));
-    if (dialect) return dialect.error(error, request, reply);
-    const apiError = toApiError(error, bodyLimit);
-    // a range outside the file: the answer says how long the file is
-    const size = apiError.code === 'range_not_satisfiable' ? error.headers?.['Content-Range'] : undefined;
-    if (size) reply.header('content-range', size);
-    // expected failures (engines, limits) are in the answer; a bug needs its stack in the log
-    if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
-    send(reply, apiError);
-  });
-}
+    app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
+      const dialect = dialects.find((d) => d.owns(request));
+      if (dialect) return dialect.error(error, request, reply);
+      const apiError = toApiError(error, bodyLimit);
+      // a range outside the file: the answer says how long the file is
+      const size = apiError.code === 'range_not_satisfiable' ? error.headers?.['Content-Range'] : undefined;
+      if (size) reply.header('content-range', size);
+      // expected failures (engines, limits) are in the answer; a bug needs its stack in the log
+      if (apiError.code === 'internal_error') console.error(`Orator: ${request.method} ${request.routeOptions.url ?? '?'} failed:`, error);
+      send(reply, apiError);
+    });
+  },
+  { name: PLUGIN.errors, dependencies: [PLUGIN.securityHeaders] },
+);
 
 /** Errors Fastify meets before routing (a URL with broken percent-encoding): the same JSON as every other error. */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {

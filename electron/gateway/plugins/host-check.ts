@@ -1,6 +1,7 @@
 import os from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError, LOOPBACK_HOSTS } from '../../contract';
+import { PLUGIN } from './names';
 
 /** As the Host header writes them: an IPv6 address in brackets. */
 const LOOPBACK_NAMES = LOOPBACK_HOSTS.map((host) => (host.includes(':') ? `[${host}]` : host));
@@ -25,11 +26,14 @@ export function allowedHosts(boundHost: string, port: number, extra: string[] = 
 }
 
 /** Rejects requests whose Host header is not this gateway (DNS rebinding), before routing. */
-export function registerHostCheck(app: FastifyInstance, hosts: () => Set<string>): void {
-  app.addHook('onRequest', async (request) => {
-    const host = request.headers.host?.toLowerCase();
-    if (!host || !hosts().has(host)) {
-      throw new ApiError('forbidden_host', `Host "${request.headers.host ?? ''}" is not allowed; use http://127.0.0.1:<port>.`);
-    }
-  });
-}
+export const hostCheck = fp<{ hosts: () => Set<string> }>(
+  async (app, { hosts }) => {
+    app.addHook('onRequest', async (request) => {
+      const host = request.headers.host?.toLowerCase();
+      if (!host || !hosts().has(host)) {
+        throw new ApiError('forbidden_host', `Host "${request.headers.host ?? ''}" is not allowed; use http://127.0.0.1:<port>.`);
+      }
+    });
+  },
+  { name: PLUGIN.hostCheck, dependencies: [PLUGIN.securityHeaders, PLUGIN.errors] },
+);

@@ -14,12 +14,9 @@ import {
   SubtitleQuery,
 } from '../../contract';
 import type { ExportService } from '../../services/exports';
-
-/** `attachment` with an ASCII name for old clients and the real one (RFC 6266, RFC 8187). */
-function disposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+import type { GatewaySlots } from '../slots';
+import { holdExport } from './hold';
+import { contentDisposition } from './replies';
 
 const fileAnswer = {
   description: 'The audiobook: M4B, MP3 or ZIP',
@@ -27,7 +24,7 @@ const fileAnswer = {
 };
 
 /** Routes of audiobook exports, relative to TTS_ROOT; the TTS key, like the job routes. */
-export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }> = async (app, { exports }) => {
+export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; slots: GatewaySlots }> = async (app, { exports, slots }) => {
   const tags = ['exports'];
 
   app.post('/exports', {
@@ -44,11 +41,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
         410: ErrorBody,
         413: ErrorBody,
         415: ErrorBody,
+        429: ErrorBody,
         507: ErrorBody,
       },
     },
     handler: async (request, reply) => {
-      const created = await exports.create(request.body);
+      const created = await exports.create(request.body, holdExport(slots, request));
       const poll = exportPath(created.export_id);
       return reply
         .code(202)
@@ -87,7 +85,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
     },
     handler: async (request, reply) => {
       const file = exports.file(request.params.id);
-      reply.type(file.contentType).header('content-disposition', disposition(file.name));
+      reply.type(file.contentType).header('content-disposition', contentDisposition('attachment', file.name));
       return reply.sendFile(path.basename(file.path), path.dirname(file.path), {
         acceptRanges: true,
         cacheControl: false,
@@ -114,7 +112,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
     handler: async (request, reply) => {
       const format = request.query.format ?? 'vtt';
       const file = exports.subtitles(request.params.id, format);
-      reply.type(SUBTITLE_MEDIA[format]).header('content-disposition', disposition(file.name));
+      reply.type(SUBTITLE_MEDIA[format]).header('content-disposition', contentDisposition('attachment', file.name));
       return reply.sendFile(path.basename(file.path), path.dirname(file.path), { cacheControl: false, contentType: false, etag: true });
     },
   });

@@ -29,9 +29,10 @@ import {
 import type { JobEventFeed } from '../../services/job-events';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
+import type { GatewaySlots } from '../slots';
 import { streamEvents, type EventFeed, type SseEvent } from '../sse';
-import { StreamSlots } from '../stream-slots';
-import { audioResponse, sendJobAccepted } from './replies';
+import { holdForAnswer, holding } from './hold';
+import { audioResponse, contentDisposition, sendJobAccepted } from './replies';
 
 const eventStream = {
   description: `Server-Sent Events: ${JOB_EVENT_TYPES.join(', ')}; data is the Job, id its revision`,
@@ -53,6 +54,7 @@ export interface JobRouteOptions {
   hasKey: (request: FastifyRequest) => boolean;
   /** Voice installs, carried by the stream of all events beside the jobs'. */
   voiceEvents?: (listener: (event: VoiceEvent) => void) => () => void;
+  slots: GatewaySlots;
 }
 
 /** A job feed as stream events, each with the job's revision as its id, ending where the feed says. */
@@ -66,11 +68,10 @@ function* pages<T, U>(backlog: Iterable<T[]>, map: (item: T) => U): Generator<U[
   for (const page of backlog) yield page.map(map);
 }
 
-export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app, { jobs, hasKey, voiceEvents }) => {
-  const slots = new StreamSlots();
+export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app, { jobs, hasKey, voiceEvents, slots }) => {
   /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
   const openStream = (request: FastifyRequest, reply: FastifyReply, feed: EventFeed) => {
-    const release = slots.take(presentedKey(request)!);
+    const release = slots.eventStreams.take(presentedKey(request)!);
     streamEvents(request, reply, { ...feed, authorized: () => hasKey(request), onEnd: release });
   };
   /** Every job's events and, with a voice library, its installs'. */
@@ -142,12 +143,15 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
         409: ErrorBody,
         410: ErrorBody,
         413: ErrorBody,
+        429: ErrorBody,
         502: ErrorBody,
         503: ErrorBody,
         504: ErrorBody,
+        507: ErrorBody,
       },
     },
-    handler: async (request) => jobs.editSentence(request.params.id, request.params.n, request.body.text),
+    handler: async (request) =>
+      holding(slots.sentenceEdits, request, () => jobs.editSentence(request.params.id, request.params.n, request.body.text)),
   });
 
   app.delete('/jobs/:id', {
@@ -190,6 +194,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
         409: ErrorBody,
         410: ErrorBody,
         416: ErrorBody,
+        429: ErrorBody,
       },
     },
     handler: async (request, reply) => {
@@ -197,9 +202,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
       const audio = await jobs.audio(id, request.query);
       reply
         .type(AUDIO_MEDIA[audio.format].contentType)
-        .header('content-disposition', `attachment; filename="${jobAudioFileName(id, audio.format)}"`);
-      // encoded as it goes: its length and bytes are not known ahead, so no ranges
-      if (audio.kind === 'encoded') return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+        .header('content-disposition', contentDisposition('attachment', jobAudioFileName(id, audio.format)));
+      if (audio.kind === 'encoded') {
+        // an encoder (AAC and FLAC: a thread) for as long as the client takes to read: one of the key's slots
+        holdForAnswer(slots.encoders, request, reply);
+        // encoded as it goes: its length and bytes are not known ahead, so no ranges
+        return reply.header('accept-ranges', 'none').send(Readable.from(audio.body));
+      }
       request.onMissingFile = () => jobs.audioMissing(id, audio.format);
       // the format's own type, not one guessed from the extension (.pcm, .flac)
       return reply.sendFile(path.basename(audio.file), path.dirname(audio.file), {
@@ -272,7 +281,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<JobRouteOptions> = async (app,
       const text = await jobs.subtitles(request.params.id, format);
       return reply
         .type(SUBTITLE_MEDIA[format])
-        .header('content-disposition', `inline; filename="orator-job-${request.params.id.slice(0, 8)}.${format}"`)
+        .header('content-disposition', contentDisposition('inline', `orator-job-${request.params.id.slice(0, 8)}.${format}`))
         .send(text);
     },
   });

@@ -13,6 +13,7 @@ import {
   LexiconScope,
 } from '../../contract';
 import type { LexiconService } from '../../services/lexicon';
+import { contentDisposition } from './replies';
 
 const fileAnswer = {
   description: 'The lexicon as a file: PLS (application/pls+xml) or CSV (text/csv)',
@@ -98,7 +99,7 @@ export const lexiconRoutes: FastifyPluginAsyncTypebox<{ lexicon: LexiconService 
       const name = `orator-lexicon${scope.language ? `-${scope.language}` : ''}.${format}`;
       return reply
         .type(`${LEXICON_MEDIA_TYPES[format]}; charset=utf-8`)
-        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('content-disposition', contentDisposition('attachment', name))
         .send(lexicon.export(format, scope));
     },
   });

@@ -26,8 +26,9 @@ import { readSpeechRequest } from '../../services/openai-request';
 import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
 import { toOpenAIError } from '../plugins/openai-errors';
-import type { StreamSlots } from '../stream-slots';
-import { holdSpeechAnswer, logged, sendSpeechAudio, speechHeaders } from './speech-reply';
+import type { SlotPool } from '../slots';
+import { holdForAnswer } from './hold';
+import { logged, sendSpeechAudio, speechHeaders } from './speech-reply';
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
 export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
 
@@ -51,10 +52,7 @@ const OPENAI_TAG = 'OpenAI-compatible';
  * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
  * says what differs from OpenAI.
  */
-export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: StreamSlots }> = async (
-  app,
-  { speech, slots },
-) => {
+export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: SlotPool }> = async (app, { speech, slots }) => {
   app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
     schema: {
       operationId: 'listModels',
@@ -122,7 +120,7 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
     },
     handler: async (request, reply) => {
       const read = readSpeechRequest(request.body);
-      const gone = holdSpeechAnswer(slots, request, reply);
+      const gone = holdForAnswer(slots, request, reply);
       const { stream, ignored, keptJob } = await speech.speak(read, gone);
       if (ignored.length > 0) {
         reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsValue(ignored));

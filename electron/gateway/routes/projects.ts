@@ -14,9 +14,14 @@ import {
   RenderResult,
 } from '../../contract';
 import type { ProjectService } from '../../services/projects';
+import type { GatewaySlots } from '../slots';
+import { holdExport } from './hold';
 
 /** Routes of projects (docs/projects.md), relative to TTS_ROOT; the TTS key, like jobs. */
-export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService }> = async (app, { projects }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService; slots: GatewaySlots }> = async (
+  app,
+  { projects, slots },
+) => {
   const tags = ['projects'];
   const params = ProjectParams;
 
@@ -106,10 +111,19 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       summary: "Export the project's chapters as an audiobook, titled and tagged as the project",
       params,
       body: ProjectExportBody,
-      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody, 507: ErrorBody },
+      response: {
+        202: ExportAccepted,
+        400: ErrorBody,
+        404: ErrorBody,
+        409: ErrorBody,
+        410: ErrorBody,
+        413: ErrorBody,
+        429: ErrorBody,
+        507: ErrorBody,
+      },
     },
     handler: async (request, reply) => {
-      const made = await projects.exportBook(request.params.id, request.body);
+      const made = await projects.exportBook(request.params.id, request.body, holdExport(slots, request));
       const poll = exportPath(made.export_id);
       return reply
         .code(202)

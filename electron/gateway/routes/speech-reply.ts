@@ -1,24 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiError, AUDIO_HEADERS } from '../../contract';
 import type { SpeechStream } from '../../services/speech-stream';
-import { presentedKey } from '../plugins/auth';
-import type { StreamSlots } from '../stream-slots';
-
-/**
- * Takes one of the key's speech slots for this answer (or throws 429) and returns the signal of
- * the client leaving before the answer's end, which stops the synthesis; the slot is freed when
- * the connection closes, however the answer ended.
- */
-export function holdSpeechAnswer(slots: StreamSlots, request: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const release = slots.take(presentedKey(request) ?? '');
-  const gone = new AbortController();
-  reply.raw.once('close', () => {
-    release();
-    if (!reply.raw.writableFinished) gone.abort(new Error('The client closed the connection'));
-  });
-  return gone.signal;
-}
 
 /** The headers of every streamed speech answer: who speaks, and no buffering on the way. */
 export function speechHeaders(reply: FastifyReply, stream: SpeechStream): FastifyReply {

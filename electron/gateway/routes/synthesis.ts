@@ -14,9 +14,10 @@ import {
   SynthesizeBody,
 } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
-import type { StreamSlots } from '../stream-slots';
-import { audioResponse, sendJobAccepted } from './replies';
-import { holdSpeechAnswer, sendSpeechAudio } from './speech-reply';
+import type { SlotPool } from '../slots';
+import { audioResponse, contentDisposition, sendJobAccepted } from './replies';
+import { holdForAnswer } from './hold';
+import { sendSpeechAudio } from './speech-reply';
 
 const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV); streamed with `stream`');
 /** Both speak: the text's own errors, and the engine's (failed, unavailable, timed out). */
@@ -29,14 +30,14 @@ function sendInline(reply: FastifyReply, audio: InlineAudio) {
   return reply
     .code(200)
     .type(AUDIO_MEDIA[audio.format].contentType)
-    .header('content-disposition', `inline; filename="${speechFileName(audio.format)}"`)
+    .header('content-disposition', contentDisposition('inline', speechFileName(audio.format)))
     .header(AUDIO_HEADERS.engine, audio.engine)
     .header(AUDIO_HEADERS.voice, audio.voice)
     .header(AUDIO_HEADERS.duration, audio.durationS.toFixed(3))
     .send(audio.audio);
 }
 
-export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: StreamSlots }> = async (
+export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: SlotPool }> = async (
   app,
   { synthesis, slots },
 ) => {
@@ -57,12 +58,12 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
     },
     handler: async (request, reply) => {
       if (request.body.stream) {
-        const gone = holdSpeechAnswer(slots, request, reply);
+        const gone = holdForAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
         return sendSpeechAudio(
           reply.header(
             'content-disposition',
-            `inline; filename="${speechFileName(formatNamed(request.body.format ?? DEFAULT_OUTPUT_FORMAT))}"`,
+            contentDisposition('inline', speechFileName(formatNamed(request.body.format ?? DEFAULT_OUTPUT_FORMAT))),
           ),
           stream,
           gone,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AddressInfo } from 'node:net';
 import { ErrorBody, TTS_ROOT, WHOAMI_PATH, WhoAmI, WhoAmIQuery } from '../../contract';
 import { keyProof, ORATOR_VERSION } from '../identity';
 
@@ -9,7 +10,8 @@ export interface WhoAmIOptions {
 
 /**
  * The one API route without a key (`security: []`, which the auth hook honours): a client asks it
- * first, with a nonce, and sends its key only to a server whose proof matches.
+ * first, with a nonce, and sends its key only to a server whose proof matches, for the instance
+ * the answer names and the port the client asked.
  */
 export const whoamiRoutes: FastifyPluginAsyncTypebox<WhoAmIOptions> = async (app, { instance, apiKey }) => {
   app.get(WHOAMI_PATH.slice(TTS_ROOT.length), {
@@ -28,7 +30,10 @@ export const whoamiRoutes: FastifyPluginAsyncTypebox<WhoAmIOptions> = async (app
         server: 'orator' as const,
         version: ORATOR_VERSION,
         instance,
-        ...(nonce === undefined ? {} : { proof: keyProof(apiKey(), nonce) }),
+        // the port it listens on: the Host check lets through no other
+        ...(nonce === undefined
+          ? {}
+          : { proof: keyProof(apiKey(), { instance, port: (app.server.address() as AddressInfo).port, nonce }) }),
       };
     },
   });

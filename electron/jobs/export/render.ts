@@ -66,6 +66,8 @@ export async function renderExport(
   files: ExportFiles,
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
+  /** Asks the disk ledger before each write of the book and its subtitles. */
+  room: (bytes: number) => Promise<void>,
 ): Promise<RenderedLoudness> {
   const { layout } = plan;
   const book = () => bookSamples(parts, layout, signal);
@@ -90,6 +92,7 @@ export async function renderExport(
     chapters: plan.chapters,
     tags: { title: spec.title, author: spec.author, cover: spec.cover },
     cues: plan.cues,
+    room,
   };
   const sink = await (spec.format === 'm4b' ? m4bSink(options) : spec.format === 'mp3' ? mp3Sink(options) : zipSink(options));
   const meter = new LoudnessMeter(layout.sampleRate);
@@ -100,14 +103,17 @@ export async function renderExport(
       encodeProgress(piece.length);
     }
     await sink.finish();
+    for (const format of ['vtt', 'srt'] as const) {
+      const text = formatSubtitles(plan.cues, format);
+      await room(Buffer.byteLength(text));
+      await writeFile(files[format], text, { mode: 0o600 });
+    }
   } catch (error) {
     await sink.close();
-    await rm(partial, { force: true });
+    await Promise.all([partial, files.vtt, files.srt].map((file) => rm(file, { force: true })));
     throw error;
   }
   const result = meter.finish();
-  await writeFile(files.vtt, formatSubtitles(plan.cues, 'vtt'), { mode: 0o600 });
-  await writeFile(files.srt, formatSubtitles(plan.cues, 'srt'), { mode: 0o600 });
   await rename(partial, files.audio);
   return {
     measuredLufs: first.measured.integratedLufs,

@@ -33,6 +33,20 @@ export interface SinkOptions {
   tags: BookTags;
   /** The whole book's cues, in seconds of the book. */
   cues: readonly Cue[];
+  /** Asks the disk ledger before each write (throws DiskFull when it does not fit). */
+  room: (bytes: number) => Promise<void>;
+}
+
+/** A file opened for writing whose every write asks the disk ledger first. */
+async function openGuarded(file: string, room: SinkOptions['room']) {
+  const handle = await open(file, 'w', 0o600);
+  return {
+    async write(bytes: Uint8Array): Promise<void> {
+      await room(bytes.length);
+      await handle.write(bytes);
+    },
+    close: () => handle.close(),
+  };
 }
 
 /**
@@ -42,7 +56,7 @@ export interface SinkOptions {
 export async function m4bSink(options: SinkOptions): Promise<BookSink> {
   const encoder = await createEncoder('aac', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
   const framesFile = `${options.file}.frames`;
-  const frames = await open(framesFile, 'w', 0o600);
+  const frames = await openGuarded(framesFile, options.room);
   const reader = new AdtsReader();
   const keep = async (adts: Uint8Array) => {
     for (const frame of reader.push(adts)) await frames.write(frame);
@@ -54,7 +68,7 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
       await frames.close();
       const marks = options.chapters.map((c) => ({ title: c.title, startS: c.startSample / options.sampleRate }));
       const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
-      const book = await open(options.file, 'w', 0o600);
+      const book = await openGuarded(options.file, options.room);
       try {
         await book.write(head);
         for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
@@ -76,7 +90,7 @@ const msOf = (samples: number, rate: number) => Math.round((samples / rate) * 10
 
 export async function mp3Sink(options: SinkOptions): Promise<BookSink> {
   const encoder = await createEncoder('mp3', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
-  const handle = await open(options.file, 'w', 0o600);
+  const handle = await openGuarded(options.file, options.room);
   const rate = options.sampleRate;
   const chapters = options.chapters.map((c) => ({ title: c.title, startMs: msOf(c.startSample, rate), endMs: msOf(c.endSample, rate) }));
   await handle.write(
@@ -103,12 +117,13 @@ function entryName(index: number, count: number, title: string, extension: strin
 }
 
 export async function zipSink(options: SinkOptions): Promise<BookSink> {
-  const handle = await open(options.file, 'w', 0o600);
+  const handle = await openGuarded(options.file, options.room);
   let writes: Promise<unknown> = Promise.resolve();
   let failure: Error | null = null;
   const zip = new Zip((error, bytes) => {
     if (error) failure = error;
-    else writes = writes.then(() => handle.write(bytes));
+    // a write refused (the disk ledger) or failed is the sink's failure, seen at the next push
+    else writes = writes.then(() => handle.write(bytes)).catch((writeError: Error) => void (failure ??= writeError));
   });
   const rate = options.sampleRate;
   const { chapters } = options;

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { vetModelsDir } from '../engines/model-dirs';
+import { ExportStore } from '../jobs/export/export-store';
+import { ProjectStore } from '../projects/store';
+import { ExportService } from '../services/exports';
+import { JobService } from '../services/jobs';
+import { LexiconService } from '../services/lexicon';
+import { OpenAISpeechService } from '../services/openai-speech';
+import { ProjectService } from '../services/projects';
+import { SynthesisService } from '../services/synthesis';
+import { SettingsService } from '../settings/service';
+import { VoiceResolver } from '../services/voices';
+import { VoiceLibraryService } from '../services/voice-library';
+import { DocumentReader } from '../projects/document-reader';
+import { CatalogStore } from '../voices/catalog';
+import { clearStaging } from '../voices/installer';
+import { configFromArgs } from './config';
+import { settingsOf } from './config-settings';
+import type { Disposers } from './disposers';
+import type { Core } from './open-core';
+
+/** The product's operations, as the routes (and the desktop's IPC) call them. */
+export interface Services {
+  settings: SettingsService;
+  lexicon: LexiconService;
+  jobs: JobService;
+  exports: ExportService;
+  synthesis: SynthesisService;
+  projects: ProjectService;
+  openaiSpeech: OpenAISpeechService;
+  voiceLibrary: VoiceLibraryService;
+}
+
+/** Builds the services over the core; the exports being made, installs and manuscript reading are stopped at close. */
+export async function buildServices(core: Core, disposers: Disposers): Promise<Services> {
+  const { config, saved, keys, registry, runner, store, disk } = core;
+  const settings = new SettingsService({
+    dataDir: config.dataDir,
+    running: settingsOf(config, saved),
+    defaults: settingsOf(configFromArgs([], {})),
+    saved,
+    apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (keys.api = key) },
+    vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
+  });
+  const lexicon = await LexiconService.open(config.dataDir);
+  const voiceLibrary = await openVoiceLibrary(core, () => settings.current().voice_catalog_url);
+  disposers.add('the voice installs', () => voiceLibrary.close());
+  const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
+  const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
+  disposers.add('the exports being made', () => exports.close());
+  // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now
+  const voices = new VoiceResolver(registry, () => settings.current().openai_voices);
+  const synthesis = new SynthesisService(
+    voices,
+    runner,
+    () => ({ ...settings.limits(), previewMaxChars: config.previewMaxChars }),
+    () => jobs.expiryOfNewJob(),
+    lexicon,
+  );
+  // manuscript files are read on a thread of their own, from the bundle beside the engines' one
+  const documents = new DocumentReader(path.join(path.dirname(core.pool.workerFile), 'document-worker.mjs'));
+  disposers.add('the manuscript reader', () => documents.close());
+  const projects = new ProjectService({
+    store: new ProjectStore(core.db),
+    jobStore: store,
+    voices,
+    synthesis,
+    jobs,
+    lexicon,
+    exports,
+    maxTextLength: () => settings.limits().maxTextLength,
+    disk,
+    documents,
+  });
+  const openaiSpeech = new OpenAISpeechService(registry, voices, lexicon, synthesis);
+  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary };
+}
+
+/** The voice library, installing into the first models folder; what an install killed mid-way left goes first. */
+async function openVoiceLibrary(core: Core, catalogUrl: () => string): Promise<VoiceLibraryService> {
+  const { config, modelDirs, registry, disk } = core;
+  await clearStaging(modelDirs[0]!);
+  const distDir = path.dirname(core.pool.workerFile);
+  return VoiceLibraryService.open({
+    catalogs: new CatalogStore(config.dataDir, path.join(distDir, '..', 'resources', 'voice-catalog.json')),
+    modelsDir: modelDirs[0]!,
+    unpackWorker: path.join(distDir, 'unpack-worker.mjs'),
+    disk,
+    catalogUrl,
+    engine: { refresh: () => registry.refresh('sherpa-onnx'), release: () => registry.release('sherpa-onnx') },
+  });
+}

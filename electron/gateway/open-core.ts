@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { clearTempDir, knownEngines } from '../engines/installed';
+import { defaultModelDirs } from '../engines/model-dirs';
+import { EngineRegistry } from '../engines/registry';
+import { SpawnHost } from '../engines/spawn-host/client';
+import { EmbeddedPool } from '../engines/worker-pool';
+import type { DiskBudget } from '../jobs/disk-budget';
+import { JobRunner } from '../jobs/runner';
+import { JobStore } from '../jobs/store';
+import { readSavedSettings, type SavedSettings } from '../settings/store';
+import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
+import { lockDataDir } from '../storage/data-dir-lock';
+import { openDatabase } from '../storage/database';
+import type { RotatingLog } from '../storage/rotating-log';
+import type { GatewayConfig } from './config';
+import { withSavedSettings } from './config-settings';
+import type { Disposers } from './disposers';
+import { loadOrCreateInstanceId } from './identity';
+import { queueBackend, type QueueBackend } from './queue-backend';
+import { openRequestLog } from './request-log';
+
+/** The credentials of this start; `api` changes when the key is replaced. */
+export interface Keys {
+  api: string;
+  apiFile: string;
+  /** The stored key was made by this start (and no flag or variable overrides it): the only time it may be shown. */
+  apiCreated: boolean;
+  admin: string;
+  adminFile: string;
+}
+
+/** What the gateway stands on: the data folder, its credentials, the engines, the database and the job runner. */
+export interface Core {
+  /** The configuration with the saved settings filled in. */
+  config: GatewayConfig;
+  saved: SavedSettings;
+  keys: Keys;
+  instance: string;
+  disk: DiskBudget;
+  requestLog: RotatingLog;
+  pool: EmbeddedPool;
+  /** Where engines find neural models; voices are installed into the first. */
+  modelDirs: string[];
+  registry: EngineRegistry;
+  store: JobStore;
+  db: ReturnType<typeof openDatabase>;
+  backend: QueueBackend;
+  runner: JobRunner;
+}
+
+/**
+ * Opens the core, each part's closing added to `disposers` as soon as the part is open: the data
+ * folder's lock, the request log, the engines (their threads and the spawn host), the database,
+ * the chunk queue's backend and the runner with the jobs it took up (not yet running).
+ */
+export async function openCore(config: GatewayConfig, workerFile: string | URL, disk: DiskBudget, disposers: Disposers): Promise<Core> {
+  disposers.add('the data folder lock', await lockDataDir(config.dataDir));
+  // Settings saved in the studio (settings.json) fill in what flags and env vars leave at the default.
+  const saved = readSavedSettings(config.dataDir);
+  config = withSavedSettings(config, saved);
+  const stored = await loadOrCreateSecret(config.dataDir, API_KEY_FILE);
+  const admin = await loadOrCreateSecret(config.dataDir, ADMIN_TOKEN_FILE);
+  const keys: Keys = {
+    api: config.apiKey ?? stored.value,
+    apiFile: stored.file,
+    apiCreated: stored.created && config.apiKey === undefined,
+    admin: admin.value,
+    adminFile: admin.file,
+  };
+  const instance = await loadOrCreateInstanceId(config.dataDir);
+  const requestLog = openRequestLog(config.dataDir);
+  disposers.add('the request log', () => requestLog.close());
+
+  const pool = new EmbeddedPool({ workerFile, threads: config.workers });
+  disposers.add('the synthesis threads', () => pool.close());
+  // engines' temporary files live in the data dir, which this gateway holds: what a crash left there goes now
+  const tempDir = path.join(config.dataDir, 'tmp');
+  await clearTempDir(tempDir);
+  // system engines start from a small process: forking this big one blocked the event loop per chunk
+  const spawner = new SpawnHost(path.join(path.dirname(pool.workerFile), 'spawn-host.mjs'));
+  disposers.add('the engine spawn host', () => spawner.close());
+  const modelDirs = config.modelsDir ? [config.modelsDir] : defaultModelDirs(config.dataDir);
+  const registry = new EngineRegistry(
+    knownEngines(pool, {
+      modelDirs,
+      executables: config.engineExecutables,
+      tempDir,
+      timeoutMs: config.engineTimeoutMs,
+      runTool: spawner.run,
+    }),
+  );
+  await registry.probeAll();
+
+  const db = openDatabase(config.dataDir);
+  disposers.add('the database', () => db.close());
+  const store = new JobStore(db);
+  const backend = await queueBackend(config, store);
+  disposers.add('the fleet engine list', () => backend.fleet?.close());
+  const runner = new JobRunner({
+    chunkQueue: backend.chunkQueue,
+    store,
+    registry,
+    dataDir: config.dataDir,
+    concurrency: pool.threads,
+    maxQueuedJobs: config.maxQueuedJobs,
+    maxQueuedChars: config.maxQueuedChars,
+    disk,
+  });
+  // the jobs it takes up hold audio writers (an encoder each) until it stops
+  disposers.add('the job runner', () => runner.stop());
+  await runner.recover();
+  return { config, saved, keys, instance, disk, requestLog, pool, modelDirs, registry, store, db, backend, runner };
+}

@@ -1,0 +1,47 @@
+/** An export as planned when it is accepted, what it may take of the disk, and its record once made. */
+import { EXPORT_MEDIA } from '../contract';
+import type { BookPart } from '../jobs/export/book-audio';
+import type { ExportRecord } from '../jobs/export/export-store';
+import type { BookPlan, ExportSpec, RenderedLoudness } from '../jobs/export/render';
+
+/** JSON has no infinities: a silent book's loudness is reported at the absolute gate. */
+const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : -70);
+
+/**
+ * The disk an export takes at most while it is made: its file at 1.5 × its bitrate (containers and
+ * codecs overshoot); an M4B twice, as its frames wait in a side file while the book is written.
+ */
+export function bookBytes(spec: ExportSpec, seconds: number): number {
+  return Math.ceil(((seconds * spec.bitrateKbps * 1000) / 8) * 1.5 * (spec.format === 'm4b' ? 2 : 1));
+}
+
+/** What an export is made from, as planned when it was accepted. */
+export interface PlannedBook {
+  parts: BookPart[];
+  spec: ExportSpec;
+  plan: BookPlan;
+}
+
+/** A made export's record: its file and loudness. */
+export function doneFields(book: PlannedBook, name: string, bytes: number, loudness: RenderedLoudness): Partial<ExportRecord> {
+  const { spec, plan } = book;
+  return {
+    status: 'done',
+    finished_at: new Date().toISOString(),
+    file: {
+      name,
+      content_type: EXPORT_MEDIA[spec.format].contentType,
+      bytes,
+      duration_s: Math.round((plan.layout.totalSamples / plan.layout.sampleRate) * 1000) / 1000,
+    },
+    loudness: {
+      target_lufs: spec.goal.targetLufs,
+      true_peak_ceiling_dbtp: spec.goal.ceilingDbtp,
+      measured_lufs: finite(loudness.measuredLufs),
+      gain_db: Math.round(loudness.gainDb * 100) / 100,
+      integrated_lufs: finite(loudness.integratedLufs),
+      true_peak_dbtp: finite(loudness.truePeakDbtp),
+      limited: loudness.limited,
+    },
+  };
+}
