@@ -72,3 +72,33 @@ describe('a chapter is done when its audio is', () => {
     expectSpeech(Buffer.from(await audio.arrayBuffer()), { minSeconds: 2, maxSeconds: 15 });
   });
 });
+
+/** A book of `chapters` chapters of about `chars` characters each, headed "Chapter N". */
+const book = (chapters: number, chars: number) =>
+  Array.from({ length: chapters }, (_, i) => `## Chapter ${i + 1}\n\n${prose(chars)}\n`).join('\n');
+
+describe('a book renders in reading order', () => {
+  it('finishes its first chapter first, the last not started yet, and lets another client’s job through meanwhile', async () => {
+    const project = await create(book(4, 2_000));
+    await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
+    const other = await json<{ job_id: string }>(
+      await gateway.post('/api/v1/tts/synthesize', { text: prose(900), voice: VOICE, mode: 'job' }),
+    );
+    const doneOrder: number[] = [];
+    let lastWhenFirstDone: Project['chapters'][number]['progress'] | undefined;
+    let otherDoneBefore: number | undefined;
+    await until(async () => {
+      const { chapters } = await getProject(project.project_id);
+      for (const chapter of chapters) {
+        if (chapter.status === 'done' && !doneOrder.includes(chapter.index)) doneOrder.push(chapter.index);
+      }
+      if (doneOrder.length > 0) lastWhenFirstDone ??= chapters[3]!.progress;
+      if (otherDoneBefore === undefined && (await jobStatus(other.job_id)) === 'done') otherDoneBefore = doneOrder.length;
+      return doneOrder.length === 4 || undefined;
+    });
+    expect(doneOrder).toEqual([0, 1, 2, 3]);
+    expect(lastWhenFirstDone?.done).toBe(0);
+    // the other job took its turns beside the book's: done before the book's last chapter
+    expect(otherDoneBefore).toBeLessThan(4);
+  });
+});

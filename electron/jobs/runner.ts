@@ -19,7 +19,7 @@ import { JobFinisher } from './finisher';
 import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
-import { parseSpans, type ChunkRow, type JobRow, type JobStore, type NewChunk } from './store';
+import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;
@@ -89,7 +89,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /**
    * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
    * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
-   * stored as spoken, so a resumed or retried job sounds as it was queued.
+   * stored as spoken, so a resumed or retried job sounds as it was queued. `series`: the series
+   * and place the job takes (a project's chapter).
    */
   enqueue(
     resolved: ResolvedVoice,
@@ -98,8 +99,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
     expiresAt: string | null,
     output: JobOutput,
     spoken: (chunkText: string) => string = (same) => same,
+    series: JobSeries | null = null,
   ): Promise<JobRow> {
-    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output };
+    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output, series };
     const written = chunkText(text, resolved.voice.language);
     const spans = sentenceSpansOrNull(text, written, resolved.voice.language);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);

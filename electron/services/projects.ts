@@ -184,17 +184,19 @@ export class ProjectService {
 
   private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {
     const { voice, rate, pitch, volume, format } = project;
-    const answer = await this.deps.synthesis.synthesize({
+    const body = {
       text: chapter.text,
       voice,
       rate,
       pitch,
       volume,
       format,
-      mode: 'job',
+      mode: 'job' as const,
       // an export reads samples: a compressed chapter keeps its WAV beside it
       keep_wav: format !== 'wav',
-    });
+    };
+    // the project's chapters are one series: rendered in reading order
+    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx });
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;

@@ -96,4 +96,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN joined_chunks INTEGER NOT NULL DEFAULT 0;
   `,
+  // 9: a job's series (a project's chapters) and its place in it: the queue takes a series' jobs in
+  // order, and a cancelled one keeps its saved chunks; a chapter's sentence edits (JSON), the
+  // manuscript's text kept as it is (docs/projects.md)
+  `
+  ALTER TABLE jobs ADD COLUMN series TEXT;
+  ALTER TABLE jobs ADD COLUMN series_idx INTEGER;
+  ALTER TABLE project_chapters ADD COLUMN edits TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
