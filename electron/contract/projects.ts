@@ -64,9 +64,11 @@ export type ProjectPatch = Static<typeof ProjectPatch>;
 export const ProjectParams = Type.Object({ id: Type.String() });
 
 /** Where a chapter's audio stands, from its job. */
-export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'done', 'failed', 'expired'] as const;
+export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'paused', 'cancelled', 'done', 'failed', 'expired'] as const;
 export const ChapterStatus = Type.Enum(CHAPTER_STATUSES, {
-  description: '"not_rendered": no job (never rendered, its text changed, or its job was deleted); "expired": done, but its audio is gone',
+  description:
+    '"not_rendered": no job (never rendered, its text changed, or its job was deleted); "paused": held back with the project; ' +
+    '"cancelled": stopped, its finished chunks kept (a render continues it); "expired": done, but its audio is gone',
 });
 export type ChapterStatus = (typeof CHAPTER_STATUSES)[number];
 
@@ -76,7 +78,7 @@ export const Chapter = Type.Object({
   text: Type.String({ description: 'The text spoken, its heading first' }),
   characters: Type.Integer(),
   status: ChapterStatus,
-  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: "The job's chunks" }),
+  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: "The job's chunks synthesized" }),
   job_id: Type.Optional(Type.String()),
   needs_render: Type.Boolean({ description: 'A render would synthesize it: no usable job, or its text as spoken or settings changed' }),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
@@ -97,7 +99,27 @@ const projectFields = {
   updated_at: Type.String({ format: 'date-time' }),
 };
 
-export const Project = Type.Object({ ...projectFields, chapters: Type.Array(Chapter) });
+/** Where a project's render stands, as its Render button says it. */
+export const PROJECT_RENDER_STATES = ['up_to_date', 'needs_render', 'rendering', 'paused'] as const;
+export type ProjectRenderState = (typeof PROJECT_RENDER_STATES)[number];
+
+export const ProjectProgress = Type.Object(
+  {
+    state: Type.Enum(PROJECT_RENDER_STATES, {
+      description:
+        '"rendering": a chapter is queued or running; "paused": chapters are paused and none renders; ' +
+        '"needs_render": a render would synthesize a chapter; "up_to_date": every chapter is done and up to date',
+    }),
+    chapters_done: Type.Integer({ description: 'Chapters done and up to date' }),
+    chapters_total: Type.Integer(),
+    chunks_done: Type.Integer({ description: 'Chunks synthesized of the chapters done or under way (queued, running, paused)' }),
+    chunks_total: Type.Integer({ description: 'Chunks of those chapters: what is left of the render is the difference' }),
+  },
+  { description: "The project's render as a whole" },
+);
+export type ProjectProgress = Static<typeof ProjectProgress>;
+
+export const Project = Type.Object({ ...projectFields, render: ProjectProgress, chapters: Type.Array(Chapter) });
 export type Project = Static<typeof Project>;
 
 export const ProjectSummary = Type.Object({ ...projectFields, chapter_count: Type.Integer() });
@@ -107,7 +129,14 @@ export const ProjectList = Type.Object({ projects: Type.Array(ProjectSummary) })
 export type ProjectList = Static<typeof ProjectList>;
 
 export const RenderResult = Type.Object({
-  queued: Type.Array(Type.Object({ index: Type.Integer(), job_id: Type.String() }), { description: 'Chapters synthesized again' }),
+  queued: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      job_id: Type.String(),
+      continued: Type.Boolean({ description: 'A cancelled chapter taken up again from its finished chunks (same job)' }),
+    }),
+    { description: 'Chapters synthesized again' },
+  ),
   unchanged: Type.Array(Type.Integer(), { description: 'Indexes of chapters whose audio stands' }),
   project: Project,
 });

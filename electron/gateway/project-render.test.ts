@@ -3,7 +3,7 @@
  * embedded eSpeak NG: a chapter is done as soon as its audio is, whatever else runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job, Project } from '../contract';
+import type { Job, JobTimings, Project, RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
 import { startTestGateway, type TestGateway } from '../testing/gateway';
@@ -12,8 +12,16 @@ const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
 
 let gateway: TestGateway;
+/** Texts the engine was asked to speak since the last reset. */
+let spoken: string[] = [];
 beforeAll(async () => {
   gateway = await startTestGateway({ maxTextLength: 200_000 });
+  const adapter = gateway.registry.resolve({ voice: VOICE }).adapter;
+  const original = adapter.synthesize;
+  adapter.synthesize = (request, context) => {
+    spoken.push(request.text);
+    return original.call(adapter, request, context);
+  };
 });
 afterAll(() => gateway.stop());
 
@@ -44,7 +52,7 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 120_000
   }
 }
 
-describe('a chapter is done when its audio is', () => {
+describe('a chapter is done when its audio is', { timeout: 180_000 }, () => {
   it('a one-chapter project rendered behind four long jobs is done while they still run', async () => {
     // four long jobs hold every writer of audio that streams as it is synthesized (assembler.ts)
     const long: string[] = [];
@@ -77,7 +85,7 @@ describe('a chapter is done when its audio is', () => {
 const book = (chapters: number, chars: number) =>
   Array.from({ length: chapters }, (_, i) => `## Chapter ${i + 1}\n\n${prose(chars)}\n`).join('\n');
 
-describe('a book renders in reading order', () => {
+describe('a book renders in reading order', { timeout: 180_000 }, () => {
   it('finishes its first chapter first, the last not started yet, and lets another client’s job through meanwhile', async () => {
     const project = await create(book(4, 2_000));
     await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
@@ -100,5 +108,93 @@ describe('a book renders in reading order', () => {
     expect(lastWhenFirstDone?.done).toBe(0);
     // the other job took its turns beside the book's: done before the book's last chapter
     expect(otherDoneBefore).toBeLessThan(4);
+  });
+});
+
+const action = async (project: Project, name: 'pause' | 'resume' | 'cancel' | 'render') =>
+  json<Project & { project?: Project }>(await send('POST', `${PROJECTS}/${project.project_id}/${name}`));
+
+/** Every chapter done: each one's audio is speech, as long as its timings say, each sentence once. */
+async function expectWholeBook(project: Project): Promise<Project> {
+  const finished = await until(async () => {
+    const now = await getProject(project.project_id);
+    return now.render.state === 'up_to_date' ? now : undefined;
+  });
+  for (const chapter of finished.chapters) {
+    const audio = Buffer.from(await (await gateway.api(`/api/v1/tts/jobs/${chapter.job_id}/audio`)).arrayBuffer());
+    const seconds = expectSpeech(audio, { minSeconds: 5 });
+    const timings = await json<JobTimings>(await gateway.api(`/api/v1/tts/jobs/${chapter.job_id}/timings`));
+    expect(timings.duration_s).toBeCloseTo(seconds, 2);
+    expect(timings.sentences.map((s) => s.text).join(' ')).toBe(chapter.text.replace(/\s+/g, ' '));
+  }
+  return finished;
+}
+
+const chunksDone = async (project: Project) => (await getProject(project.project_id)).render.chunks_done;
+
+describe('pause, resume, cancel and continue', { timeout: 180_000 }, () => {
+  it('pauses a render with nothing more synthesized, and resumes it where it stopped', async () => {
+    const project = await create(book(2, 2_500));
+    spoken = [];
+    await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
+    await until(async () => ((await chunksDone(project)) >= 2 ? true : undefined));
+    const paused = await action(project, 'pause');
+    expect(paused.render.state).toBe('paused');
+    expect(paused.chapters.map((c) => c.status)).toEqual(['paused', 'paused']);
+    const job = await json<Job>(await gateway.api(`/api/v1/tts/jobs/${paused.chapters[0]!.job_id}`));
+    expect([job.status, job.paused]).toEqual(['running', true]);
+    // chunks in flight at the pause are dropped, then nothing is synthesized
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const heard = spoken.length;
+    const kept = await chunksDone(project);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect([spoken.length, await chunksDone(project)]).toEqual([heard, kept]);
+
+    const resumed = await action(project, 'resume');
+    expect(resumed.render.state).toBe('rendering');
+    const done = await expectWholeBook(project);
+    // each chunk once, but those in flight at the pause: per engine thread (two), one being
+    // synthesized and one whose audio was back but not yet saved
+    expect(spoken.length).toBeLessThanOrEqual(done.render.chunks_total + 4);
+    expect(done.render).toMatchObject({ chapters_done: 2, chapters_total: 2 });
+  });
+
+  it('cancels a render keeping its finished chunks, and the next render continues it', async () => {
+    const project = await create(book(2, 2_500));
+    await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
+    await until(async () => ((await chunksDone(project)) >= 2 ? true : undefined));
+    await action(project, 'pause');
+    const cancelled = await action(project, 'cancel');
+    expect(cancelled.chapters.map((c) => [c.status, c.needs_render])).toEqual([
+      ['cancelled', true],
+      ['cancelled', true],
+    ]);
+    expect(cancelled.render.state).toBe('needs_render');
+    const saved = cancelled.chapters[0]!.progress.done;
+    expect(saved).toBeGreaterThanOrEqual(1);
+
+    spoken = [];
+    const rendered = (await action(project, 'render')) as unknown as RenderResult;
+    expect(rendered.queued).toEqual(cancelled.chapters.map((c) => ({ index: c.index, job_id: c.job_id, continued: true })));
+    expect(rendered.project.chapters[0]!.progress.done).toBe(saved);
+    const done = await expectWholeBook(project);
+    expect(spoken.length).toBe(done.render.chunks_total - saved);
+  });
+
+  it('continues a chapter cancelled from the job list from its saved chunks', async () => {
+    const project = await create(book(1, 3_000));
+    await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
+    await until(async () => ((await chunksDone(project)) >= 2 ? true : undefined));
+    const jobId = (await getProject(project.project_id)).chapters[0]!.job_id!;
+    const cancelled = await json<Job>(await send('DELETE', `/api/v1/tts/jobs/${jobId}`));
+    expect([cancelled.status, cancelled.error?.code]).toEqual(['failed', 'cancelled']);
+    const chapter = (await getProject(project.project_id)).chapters[0]!;
+    expect([chapter.status, chapter.needs_render, chapter.error?.code]).toEqual(['cancelled', true, 'cancelled']);
+    const saved = chapter.progress.done;
+    expect(saved).toBeGreaterThanOrEqual(2);
+    const rendered = (await action(project, 'render')) as unknown as RenderResult;
+    expect(rendered.queued).toEqual([{ index: 0, job_id: jobId, continued: true }]);
+    expect(rendered.project.chapters[0]!.progress.done).toBe(saved);
+    await expectWholeBook(project);
   });
 });

@@ -5,7 +5,7 @@ import { resampleWhole } from '../audio/encode/resampler';
 import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
-import { admitJob, type JobOutput, type NewJob, type QueueBounds } from './admission';
+import { admitJob, assertQueueRoom, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
@@ -44,8 +44,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private readonly queue: ChunkQueue;
   private readonly finisher: JobFinisher;
   private readonly assembler: JobAssembler;
-  /** Jobs admitted and not yet ended. */
+  /** Jobs admitted and not yet ended nor paused. */
   private readonly active = new Set<string>();
+  private started = false;
 
   constructor(private readonly options: RunnerOptions) {
     super();
@@ -82,6 +83,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
    * gateway calls it once it listens, so that a failed start touches no job.
    */
   start(): void {
+    this.started = true;
     this.queue.start();
     for (const id of this.active) this.assembler.chunkSaved(id);
   }
@@ -126,9 +128,58 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt, output, sampleRate });
   }
 
-  /** Stops a running job for good: it fails with the code "cancelled". */
+  /**
+   * Stops an unfinished job for good: it fails with the code "cancelled". A job of a series keeps
+   * its saved chunks and partial audio, for its series to continue it (`resumeJob`); another job's
+   * work files are removed.
+   */
   cancel(id: string): void {
-    this.fail(id, { code: 'cancelled', message: 'The job was cancelled.' });
+    const row = this.options.store.get(id);
+    if (!row) return;
+    const error = { code: 'cancelled', message: 'The job was cancelled.' };
+    const keepWork = row.series !== null;
+    if (row.state !== 'paused') return this.fail(id, error, keepWork);
+    const failed = this.finisher.recordFailure(id, error);
+    if (failed) this.emit('job', { type: 'failed', job: failed });
+    if (!keepWork) void this.files.removeWork(id);
+  }
+
+  /**
+   * Holds an unfinished job back (a project paused): its chunks in flight are dropped, those
+   * saved and its partial audio kept, and it stays unfinished until `resumeJob`. A job whose every
+   * chunk is saved is finishing: it is left to finish (false).
+   */
+  async pauseJob(id: string): Promise<boolean> {
+    const { store } = this.options;
+    const row = store.get(id);
+    if (!row || !this.active.has(id) || row.chunks_done === row.chunks_total) return false;
+    this.active.delete(id);
+    await Promise.all([this.queue.remove(id), this.assembler.drop(id)]);
+    store.transition(id, 'paused');
+    this.emit('job', { type: 'progress', job: store.get(id)! });
+    return true;
+  }
+
+  /**
+   * Takes a paused job up again, or continues a cancelled job of a series from its saved chunks
+   * (it counts against the queue's bounds again), as a restart takes up an unfinished job.
+   */
+  async resumeJob(id: string): Promise<JobRow> {
+    const { store } = this.options;
+    const row = store.get(id)!;
+    if (row.state === 'failed') {
+      assertQueueRoom(store, this.options, row.characters);
+      store.transition(id, 'queued', { finished_at: null, error_code: null, error_message: null });
+    } else {
+      store.transition(id, 'queued');
+    }
+    await this.assembler.takeUp(id);
+    this.activate(store.get(id)!);
+    // chunks saved before: written now, as at a start
+    if (this.started) this.assembler.chunkSaved(id);
+    const resumed = store.get(id)!;
+    this.emit('job', { type: 'progress', job: resumed });
+    return resumed;
   }
 
   /** Gives a job the user's title (checked by the caller). */
@@ -140,10 +191,10 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return row;
   }
 
-  /** Deletes a finished job with its audio. */
+  /** Deletes a finished job with its audio, and the work a cancelled job of a series kept. */
   async delete(id: string): Promise<void> {
     this.options.store.delete(id);
-    await this.files.removeOutputs(id);
+    await this.files.removeWork(id);
   }
 
   get isPaused(): boolean {
@@ -228,8 +279,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     await this.files.removeChunks(id);
   }
 
-  /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
-  private fail(id: string, error: JobError): void {
+  /**
+   * Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it
+   * is. `keepWork`: its saved chunks and partial audio stay (a cancelled job of a series).
+   */
+  private fail(id: string, error: JobError, keepWork = false): void {
     if (!this.active.delete(id)) return;
     // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
     // files, and its audio and peaks if it was cancelled as they were being finished
@@ -237,6 +291,6 @@ export class JobRunner extends EventEmitter<JobChanges> {
     const row = this.finisher.recordFailure(id, error);
     if (!row) return;
     this.emit('job', { type: 'failed', job: row });
-    void stopped.then(() => this.files.removeWork(id));
+    if (!keepWork) void stopped.then(() => this.files.removeWork(id));
   }
 }

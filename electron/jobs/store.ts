@@ -217,10 +217,10 @@ export class JobStore {
     return this.prepare(sql).all(...params, named) as ListedJob[];
   }
 
-  /** How many jobs are unfinished (waiting or running), and their characters together. */
+  /** How many jobs are unfinished (waiting, running or paused), and their characters together. */
   unfinishedTotals(): { jobs: number; characters: number } {
     return this.prepare(
-      "SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')",
+      "SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running', 'paused')",
     ).get() as { jobs: number; characters: number };
   }
 

@@ -25,7 +25,7 @@ import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import { currentChange, type JobChange } from '../jobs/events';
 import type { JobRunner } from '../jobs/runner';
-import type { JobState } from '../jobs/state';
+import { UNFINISHED_STATES, type JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
 import { cuesOf, formatSubtitles } from '../jobs/subtitles';
 import { jobTimings } from '../jobs/timings';
@@ -38,7 +38,7 @@ export type JobAudio =
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
+const STATES_OF: Record<JobStatus, JobState[]> = { running: [...UNFINISHED_STATES], done: ['done'], failed: ['failed'] };
 
 /** Live job events, for a transport to carry (an event stream). */
 export interface JobEventFeed {
@@ -101,12 +101,22 @@ export class JobService {
   /** Cancels a running job (it stays, failed with "cancelled"), or deletes a finished one and its audio. */
   async cancelOrDelete(id: string): Promise<Job | null> {
     const row = this.row(id);
-    if (row.state === 'queued' || row.state === 'running') {
+    if (UNFINISHED_STATES.includes(row.state)) {
       this.runner.cancel(id);
       return toJobView(this.row(id));
     }
     await this.runner.delete(id);
     return null;
+  }
+
+  /** Holds an unfinished job back, its saved work kept (a project paused); false when it is finishing or not running. */
+  pause(id: string): Promise<boolean> {
+    return this.runner.pauseJob(this.row(id).id);
+  }
+
+  /** Takes up a paused job again, or continues a cancelled job of a series from its saved chunks. */
+  async resume(id: string): Promise<Job> {
+    return toJobView(await this.runner.resumeJob(this.row(id).id));
   }
 
   /** Gives a job a title of the user's; any job, running or ended. */

@@ -18,12 +18,13 @@ import {
   type RenderResult,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
-import type { JobStore } from '../jobs/store';
+import type { JobState } from '../jobs/state';
+import type { JobRow, JobStore } from '../jobs/store';
 import { clip, cutManuscript } from '../projects/manuscript';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { JobService } from './jobs';
-import { chapterStatus, chapterView } from './project-chapters';
+import { chapterStatus, chapterView, isContinuable, projectProgress } from './project-chapters';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -137,6 +138,13 @@ export class ProjectService {
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
       for (const chapter of this.deps.store.chapters(id)) {
         const key = keyOf(chapter);
+        const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
+        if (job && chapter.render_key === key && isContinuable(job)) {
+          // cancelled: it goes on from its finished chunks
+          await this.deps.jobs.resume(job.id);
+          result.queued.push({ index: chapter.idx, job_id: job.id, continued: true });
+          continue;
+        }
         if (!this.needsRender(chapter, key)) {
           result.unchanged.push(chapter.idx);
           continue;
@@ -144,9 +152,36 @@ export class ProjectService {
         const jobId = await this.queue(project, chapter);
         this.deps.store.recordRender(id, chapter.idx, jobId, key);
         await this.dropJobs([chapter.job_id]);
-        result.queued.push({ index: chapter.idx, job_id: jobId });
+        result.queued.push({ index: chapter.idx, job_id: jobId, continued: false });
       }
       return { ...result, project: this.get(id) };
+    });
+  }
+
+  /** Holds back every chapter being rendered; what they have synthesized is kept for `resume`. */
+  pause(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['queued', 'running'])) await this.deps.jobs.pause(job.id);
+      return this.get(id);
+    });
+  }
+
+  /** Takes up again every chapter paused, in reading order. */
+  resume(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['paused'])) await this.deps.jobs.resume(job.id);
+      return this.get(id);
+    });
+  }
+
+  /**
+   * Stops every chapter being rendered or paused. Their finished chunks are kept: the next render
+   * continues each where it stopped (unless its text or settings changed meanwhile).
+   */
+  cancel(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['queued', 'running', 'paused'])) await this.deps.jobs.cancelOrDelete(job.id);
+      return this.get(id);
     });
   }
 
@@ -205,7 +240,7 @@ export class ProjectService {
   private needsRender(chapter: ChapterRow, key: string | null): boolean {
     if (key === null || chapter.render_key !== key || chapter.job_id === null) return true;
     const status = chapterStatus(this.deps.jobStore.get(chapter.job_id));
-    return status === 'not_rendered' || status === 'failed' || status === 'expired';
+    return status === 'not_rendered' || status === 'failed' || status === 'cancelled' || status === 'expired';
   }
 
   /** The render key of a chapter for this project's settings; null when its voice is gone. */
@@ -237,7 +272,7 @@ export class ProjectService {
       return chapterView(chapter, job, this.needsRender(chapter, keyOf?.(chapter) ?? null));
     });
     const { id, ...rest } = row;
-    return { project_id: id, ...rest, chapters };
+    return { project_id: id, ...rest, render: projectProgress(chapters), chapters };
   }
 
   /** Settings with a change applied, checked: titles one line, the voice installed (its id as resolved). */
@@ -257,6 +292,14 @@ export class ProjectService {
     const row = PROJECT_ID.test(id) ? this.deps.store.get(id) : undefined;
     if (!row) throw new ApiError('project_not_found', `No project "${id}".`);
     return row;
+  }
+
+  /** The jobs of the project's chapters in these states, in reading order. */
+  private chapterJobs(id: string, states: JobState[]): JobRow[] {
+    return this.deps.store
+      .chapters(this.row(id).id)
+      .map((chapter) => (chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id)))
+      .filter((job): job is JobRow => job !== undefined && states.includes(job.state));
   }
 
   /** Cancels (if running) and deletes jobs a project no longer uses; a job already deleted is skipped. */

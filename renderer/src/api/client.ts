@@ -324,6 +324,12 @@ export class OratorClient {
     return checked<RenderResult>(RenderResult, await jsonBody(response), 'render result');
   }
 
+  /** Pauses, resumes or cancels the project's render (docs/projects.md). */
+  async projectAction(id: string, action: 'pause' | 'resume' | 'cancel') {
+    const response = await this.send(`${projectPath(id)}/${action}`, { method: 'POST' });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
   /** An audiobook of a rendered project, made in the background like any export. */
   async exportProject(id: string, body: ProjectExportBody) {
     const response = await this.send(`${projectPath(id)}/export`, { method: 'POST', body: JSON.stringify(body) });

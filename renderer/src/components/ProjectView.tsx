@@ -17,6 +17,8 @@ const STATUS_LABEL: Record<Chapter['status'], string> = {
   not_rendered: 'Not rendered',
   queued: 'Queued',
   running: 'Rendering',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
   done: 'Done',
   failed: 'Failed',
   expired: 'Audio expired',
