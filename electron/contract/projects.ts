@@ -62,6 +62,11 @@ export const ProjectPatch = Type.Object(settingFields, { additionalProperties: f
 export type ProjectPatch = Static<typeof ProjectPatch>;
 
 export const ProjectParams = Type.Object({ id: Type.String() });
+export const ChapterEditParams = Type.Object({
+  id: Type.String(),
+  index: Type.String({ description: "The chapter's index, from 0" }),
+  n: Type.String({ description: "The edit's index in the chapter's edits, from 0" }),
+});
 
 /** Where a chapter's audio stands, from its job. */
 export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'paused', 'cancelled', 'done', 'failed', 'expired'] as const;
@@ -71,6 +76,20 @@ export const ChapterStatus = Type.Enum(CHAPTER_STATUSES, {
     '"cancelled": stopped, its finished chunks kept (a render continues it); "expired": done, but its audio is gone',
 });
 export type ChapterStatus = (typeof CHAPTER_STATUSES)[number];
+
+/** A sentence of a chapter said otherwise than the manuscript has it (docs/projects.md#sentence-edits). */
+export const ChapterEdit = Type.Object({
+  original: Type.String({ description: "The manuscript's text the edit replaces" }),
+  text: Type.String({ description: 'What is said instead' }),
+  stale: Type.Boolean({ description: 'The manuscript changed under it: its original is no longer in the chapter, and it is not applied' }),
+  text_start: Type.Optional(
+    Type.Integer({
+      description: "Where `text` starts in the chapter's text as rendered (its edits applied), in code points, as timings count",
+    }),
+  ),
+  text_end: Type.Optional(Type.Integer({ description: 'Where it ends (exclusive); both absent for a stale edit' })),
+});
+export type ChapterEdit = Static<typeof ChapterEdit>;
 
 export const Chapter = Type.Object({
   index: Type.Integer({ description: 'From 0, in reading order' }),
@@ -82,6 +101,9 @@ export const Chapter = Type.Object({
   job_id: Type.Optional(Type.String()),
   needs_render: Type.Boolean({ description: 'A render would synthesize it: no usable job, or its text as spoken or settings changed' }),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  edits: Type.Array(ChapterEdit, {
+    description: 'Its sentence edits (PUT /jobs/{job_id}/sentences/{n}), applied ones in reading order, then stale ones',
+  }),
 });
 export type Chapter = Static<typeof Chapter>;
 

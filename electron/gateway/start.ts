@@ -150,6 +150,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       exports,
       maxTextLength: () => settings.limits().maxTextLength,
     });
+    jobs.observeSentenceEdits((edit) => projects.sentenceEdited(edit));
 
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({

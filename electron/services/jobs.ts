@@ -40,6 +40,13 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const STATES_OF: Record<JobStatus, JobState[]> = { running: [...UNFINISHED_STATES], done: ['done'], failed: ['failed'] };
 
+/** A sentence of a job given new text: where it was in the job's text (code points) and its new text as written. */
+export interface SentenceEdited {
+  jobId: string;
+  span: [number, number];
+  text: string;
+}
+
 /** Live job events, for a transport to carry (an event stream). */
 export interface JobEventFeed {
   /** Sent at once, before live events. */
@@ -55,6 +62,8 @@ export class JobService {
   private readonly peakFiles: PeaksFiles;
   /** Jobs with a sentence being re-rendered: one edit at a time per job. */
   private readonly editing = new Set<string>();
+  /** Told of each sentence edit before it is answered (a project keeps its chapters' edits). */
+  private readonly editObservers: ((edit: SentenceEdited) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: JobStore,
@@ -138,9 +147,14 @@ export class JobService {
     return toJobView(retried);
   }
 
+  observeSentenceEdits(observer: (edit: SentenceEdited) => Promise<void>): void {
+    this.editObservers.push(observer);
+  }
+
   /**
    * Gives one sentence of a finished job new text: only its chunk is synthesized again, and
-   * spliced into the job's audio (jobs/sentence-edit.ts). Answers the job as it is afterwards.
+   * spliced into the job's audio (jobs/sentence-edit.ts). Answers the job as it is afterwards,
+   * once the observers (a project whose chapter the job is) have recorded the edit.
    */
   async editSentence(id: string, index: string, raw: string): Promise<Job> {
     const text = withoutControls(raw);
@@ -158,9 +172,9 @@ export class JobService {
     try {
       const edit = { sentence, writtenLength: length, spoken };
       const files = this.runner.files;
-      return toJobView(
-        await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal),
-      );
+      const edited = await reRenderSentence({ store: this.store, files, registry: this.registry }, row, edit, new AbortController().signal);
+      for (const observer of this.editObservers) await observer({ jobId: id, span: edited.span, text });
+      return toJobView(edited.job);
     } finally {
       this.editing.delete(id);
     }

@@ -1,6 +1,7 @@
 import { codePoints, type Chapter, type ChapterStatus, type ProjectProgress } from '../contract';
 import type { JobRow } from '../jobs/store';
 import { isExpired } from '../jobs/view';
+import { editsInRendered } from '../projects/edits';
 import type { ChapterRow } from '../projects/store';
 
 /** Where a chapter's audio stands, from its job's row (none: not rendered, or its job was deleted). */
@@ -9,6 +10,16 @@ export function chapterStatus(job: JobRow | undefined): ChapterStatus {
   if (job.state === 'failed') return isContinuable(job) ? 'cancelled' : 'failed';
   if (job.state !== 'done') return job.state;
   return isExpired(job) || job.audio_bytes === null || job.error_code === 'audio_missing' ? 'expired' : 'done';
+}
+
+/**
+ * Whether a render would synthesize the chapter: its key (`null`: its voice is gone) is not the
+ * one it was rendered with, or its job is gone, failed, cancelled or its audio expired.
+ */
+export function needsRender(chapter: ChapterRow, key: string | null, job: JobRow | undefined): boolean {
+  if (key === null || chapter.render_key !== key || chapter.job_id === null) return true;
+  const status = chapterStatus(job);
+  return status === 'not_rendered' || status === 'failed' || status === 'cancelled' || status === 'expired';
 }
 
 /** A cancelled job of a series kept its finished chunks: a render continues it. */
@@ -31,6 +42,7 @@ export function chapterView(chapter: ChapterRow, job: JobRow | undefined, needsR
     ...(job ? { job_id: job.id } : {}),
     needs_render: needsRender,
     ...failed,
+    edits: editsInRendered(chapter.text, chapter.edits),
   };
 }
 

@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ApiError,
   checkTitle,
   DEFAULT_OUTPUT_FORMAT,
-  EXPORT_LIMITS,
   type Export,
   type ExportRequest,
   OPTION_RANGES,
@@ -20,12 +19,15 @@ import {
 import type { EngineRegistry } from '../engines/registry';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
+import { applyEdits, recordEdit, utf16Offset } from '../projects/edits';
 import { clip, cutManuscript } from '../projects/manuscript';
-import { renderKey } from '../projects/render-key';
-import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
-import type { JobService } from './jobs';
-import { chapterStatus, chapterView, isContinuable, projectProgress } from './project-chapters';
-import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
+import type { ChapterRow, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import type { JobService, SentenceEdited } from './jobs';
+import { bookOf } from './project-book';
+import { chapterView, isContinuable, needsRender, projectProgress } from './project-chapters';
+import { chaptersAfter } from './project-manuscript';
+import { RenderKeys, type RevisedLexicon } from './render-keys';
+import type { SynthesisService } from './synthesis';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -35,8 +37,7 @@ export interface ProjectDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
-  /** `revision` goes up at each change of the lexicon (LexiconService). */
-  lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
+  lexicon?: RevisedLexicon | undefined;
   /** Makes audiobooks of finished jobs (ExportService). */
   exports: { create(request: ExportRequest): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
@@ -50,14 +51,11 @@ export interface ProjectDeps {
 export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
   private readonly busy = new Map<string, Promise<unknown>>();
-  /**
-   * Render keys by project and chapter index, with what they were made from: the lexicon's
-   * rewrite of a book's text takes about a second per 500,000 characters, and the studio reads a
-   * rendering project every second; a hash of the text costs a hundredth of that.
-   */
-  private readonly keys = new Map<string, Map<number, { made: string; key: string }>>();
+  private readonly keys: RenderKeys;
 
-  constructor(private readonly deps: ProjectDeps) {}
+  constructor(private readonly deps: ProjectDeps) {
+    this.keys = new RenderKeys(deps.registry, deps.lexicon);
+  }
 
   list(): ProjectList {
     return { projects: this.deps.store.list().map(({ id, chapter_count, ...rest }) => ({ project_id: id, chapter_count, ...rest })) };
@@ -85,7 +83,7 @@ export class ProjectService {
     const row: ProjectRow = { id: randomUUID(), ...settings, source_name: manuscript.name.trim(), created_at: now, updated_at: now };
     store.insert(
       row,
-      chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null })),
+      chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null, edits: [] })),
     );
     return this.view(row);
   }
@@ -100,21 +98,67 @@ export class ProjectService {
 
   /**
    * Cuts a new manuscript into chapters. A chapter whose text is found unchanged (anywhere in the
-   * new order) keeps its job; the jobs of chapters gone or changed are deleted.
+   * new order) keeps its job; the jobs of chapters gone or changed are deleted. Sentence edits go
+   * with their chapter, stale where their sentence is gone (project-manuscript.ts).
    */
   replaceManuscript(id: string, file: ManuscriptFile): Promise<Project> {
     return this.serially(id, async () => {
       this.row(id);
       const { chapters } = await cutManuscript(file, this.deps.maxTextLength());
-      const old = this.deps.store.chapters(id);
-      const kept = new Set<ChapterRow>();
-      const next: NewChapter[] = chapters.map((chapter) => {
-        const same = old.find((o) => !kept.has(o) && o.text === chapter.text && o.job_id !== null);
-        if (same) kept.add(same);
-        return { ...chapter, job_id: same?.job_id ?? null, render_key: same?.render_key ?? null };
-      });
+      const { next, dropped } = chaptersAfter(this.deps.store.chapters(id), chapters);
       this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString());
-      await this.dropJobs(old.filter((o) => !kept.has(o)).map((o) => o.job_id));
+      await this.dropJobs(dropped);
+      return this.get(id);
+    });
+  }
+
+  /**
+   * A sentence of a chapter's job was given new text (JobService.editSentence): the edit becomes
+   * the chapter's, kept beside the manuscript's text, so every later render says it. A chapter
+   * that was up to date stays so: its audio has the edit. `span`: the sentence in the job's text
+   * (code points), which is the chapter's text as rendered.
+   */
+  async sentenceEdited({ jobId, span, text }: SentenceEdited): Promise<void> {
+    const place = this.deps.store.chapterOfJob(jobId);
+    if (!place) return;
+    await this.serially(place.project_id, () => {
+      const project = this.deps.store.get(place.project_id);
+      const chapter = this.deps.store.chapters(place.project_id).find((c) => c.idx === place.idx);
+      if (!project || !chapter || chapter.job_id !== jobId) return; // replaced meanwhile
+      const rendered = applyEdits(chapter.text, chapter.edits);
+      const keyOf = this.keys.maker(project);
+      const upToDate = keyOf !== null && chapter.render_key === keyOf(chapter);
+      const edits = recordEdit(chapter.text, chapter.edits, [utf16Offset(rendered, span[0]), utf16Offset(rendered, span[1])], text);
+      const key = upToDate ? keyOf({ ...chapter, edits }) : null;
+      this.deps.store.recordEdits(project.id, chapter.idx, edits, key);
+    });
+  }
+
+  /**
+   * Forgets a stale sentence edit (its sentence is no longer in the manuscript). An applied edit
+   * is undone by editing its sentence back, which re-renders it: its chapter's audio and text stay
+   * one.
+   */
+  dismissEdit(id: string, index: string, n: string): Promise<Project> {
+    return this.serially(id, () => {
+      const chapter = /^[0-9]{1,4}$/.test(index)
+        ? this.deps.store.chapters(this.row(id).id).find((c) => c.idx === Number(index))
+        : undefined;
+      if (!chapter) throw new ApiError('not_found', `The project has no chapter ${index}.`);
+      const edit = /^[0-9]{1,4}$/.test(n) ? chapter.edits[Number(n)] : undefined;
+      if (!edit) throw new ApiError('not_found', `Chapter ${index} has no edit ${n}.`);
+      if (edit.at !== null) {
+        throw new ApiError(
+          'invalid_request',
+          `Edit ${n} of chapter ${index} is in the chapter's audio: edit its sentence back to "${edit.original}" to undo it.`,
+        );
+      }
+      this.deps.store.recordEdits(
+        id,
+        chapter.idx,
+        chapter.edits.filter((e) => e !== edit),
+        null,
+      );
       return this.get(id);
     });
   }
@@ -124,7 +168,7 @@ export class ProjectService {
     return this.serially(id, async () => {
       const jobIds = this.deps.store.chapters(this.row(id).id).map((c) => c.job_id);
       this.deps.store.delete(id);
-      this.keys.delete(id);
+      this.keys.forget(id);
       await this.dropJobs(jobIds);
     });
   }
@@ -133,7 +177,7 @@ export class ProjectService {
   render(id: string): Promise<RenderResult> {
     return this.serially(id, async () => {
       const project = this.row(id);
-      const keyOf = this.keyMaker(project);
+      const keyOf = this.keys.maker(project);
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
       for (const chapter of this.deps.store.chapters(id)) {
@@ -145,7 +189,7 @@ export class ProjectService {
           result.queued.push({ index: chapter.idx, job_id: job.id, continued: true });
           continue;
         }
-        if (!this.needsRender(chapter, key)) {
+        if (!needsRender(chapter, key, job)) {
           result.unchanged.push(chapter.idx);
           continue;
         }
@@ -185,42 +229,15 @@ export class ProjectService {
     });
   }
 
-  /**
-   * An audiobook of the project: every chapter's job in order, each a chapter titled as the
-   * chapter, tagged with the project's title and author. Every chapter must be rendered and up to
-   * date: a book with a chapter missing or stale is refused rather than made.
-   */
+  /** An audiobook of the project, its chapters in order (project-book.ts); every chapter rendered and up to date. */
   exportBook(id: string, body: ProjectExportBody): Promise<Export> {
-    return this.serially(id, () => {
-      const project = this.get(id);
-      const waiting = project.chapters.filter((c) => c.status !== 'done' || c.needs_render).map((c) => c.index + 1);
-      if (waiting.length > 0) {
-        const which = waiting.length === 1 ? `Chapter ${waiting[0]} is` : `Chapters ${waiting.join(', ')} are`;
-        throw new ApiError(
-          'project_not_rendered',
-          `${which} not rendered or out of date: render the project, then export once every chapter is done.`,
-        );
-      }
-      if (project.chapters.length > EXPORT_LIMITS.jobs) {
-        throw new ApiError(
-          'too_many_chapters',
-          `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
-        );
-      }
-      return this.deps.exports.create({
-        ...body,
-        job_ids: project.chapters.map((c) => c.job_id!),
-        title: project.title,
-        ...(project.author ? { author: project.author } : {}),
-        chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
-      });
-    });
+    return this.serially(id, () => this.deps.exports.create(bookOf(this.get(id), body)));
   }
 
   private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {
     const { voice, rate, pitch, volume, format } = project;
     const body = {
-      text: chapter.text,
+      text: applyEdits(chapter.text, chapter.edits),
       voice,
       rate,
       pitch,
@@ -237,39 +254,11 @@ export class ProjectService {
     return answer.job.job_id;
   }
 
-  private needsRender(chapter: ChapterRow, key: string | null): boolean {
-    if (key === null || chapter.render_key !== key || chapter.job_id === null) return true;
-    const status = chapterStatus(this.deps.jobStore.get(chapter.job_id));
-    return status === 'not_rendered' || status === 'failed' || status === 'cancelled' || status === 'expired';
-  }
-
-  /** The render key of a chapter for this project's settings; null when its voice is gone. */
-  private keyMaker(project: ProjectRow): ((chapter: ChapterRow) => string) | null {
-    let spoken: (text: string) => string;
-    try {
-      spoken = spokenBy(this.deps.lexicon, this.deps.registry.resolve({ voice: project.voice }));
-    } catch {
-      return null;
-    }
-    const { voice, rate, pitch, volume, format } = project;
-    const settings = JSON.stringify([this.deps.lexicon?.revision ?? 0, voice, rate, pitch, volume, format]);
-    let keys = this.keys.get(project.id);
-    if (!keys) this.keys.set(project.id, (keys = new Map()));
-    return (chapter) => {
-      const made = `${settings}${createHash('sha256').update(chapter.text).digest('hex')}`;
-      const known = keys.get(chapter.idx);
-      if (known?.made === made) return known.key;
-      const key = renderKey({ spoken: spoken(chapter.text), voice, rate, pitch, volume, format });
-      keys.set(chapter.idx, { made, key });
-      return key;
-    };
-  }
-
   private view(row: ProjectRow): Project {
-    const keyOf = this.keyMaker(row);
+    const keyOf = this.keys.maker(row);
     const chapters: Chapter[] = this.deps.store.chapters(row.id).map((chapter) => {
       const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
-      return chapterView(chapter, job, this.needsRender(chapter, keyOf?.(chapter) ?? null));
+      return chapterView(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job));
     });
     const { id, ...rest } = row;
     return { project_id: id, ...rest, render: projectProgress(chapters), chapters };
@@ -303,7 +292,7 @@ export class ProjectService {
   }
 
   /** Cancels (if running) and deletes jobs a project no longer uses; a job already deleted is skipped. */
-  private async dropJobs(ids: (string | null)[]): Promise<void> {
+  private async dropJobs(ids: readonly (string | null)[]): Promise<void> {
     for (const id of ids) {
       if (id === null || !this.deps.jobStore.get(id)) continue;
       if ((await this.deps.jobs.cancelOrDelete(id)) !== null) await this.deps.jobs.cancelOrDelete(id);

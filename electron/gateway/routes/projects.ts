@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ChapterEditParams,
   ErrorBody,
   ExportAccepted,
   exportPath,
@@ -81,6 +82,16 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       response: { 200: RenderResult, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, 429: ErrorBody, 507: ErrorBody },
     },
     handler: async (request) => projects.render(request.params.id),
+  });
+
+  app.delete('/projects/:id/chapters/:index/edits/:n', {
+    schema: {
+      tags,
+      summary: 'Forget a stale sentence edit (the manuscript changed under it)',
+      params: ChapterEditParams,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => projects.dismissEdit(request.params.id, request.params.index, request.params.n),
   });
 
   const actions = {
