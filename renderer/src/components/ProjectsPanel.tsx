@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { MANUSCRIPT_EXTENSIONS, type Project, type ProjectSummary } from '../api/contract';
 import { describeError } from '../lib/format';
+import { addSample, type ProgressSample } from '../lib/throughput';
 import { manuscriptFile } from '../lib/manuscript-file';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
@@ -16,7 +17,16 @@ export function ProjectsPanel() {
   const client = useApp((s) => s.client);
   const voiceId = useApp(effectiveVoiceId);
   const [projects, setProjects] = useState<ProjectSummary[]>([]);
-  const [chosen, setChosen] = useState<Project | null>(null);
+  const [shown, setShown] = useState<{ project: Project; samples: ProgressSample[] } | null>(null);
+  const chosen = shown?.project ?? null;
+  /** Shows a project as it is now; each new read of its render's progress is a sample for the time left. */
+  const setChosen = useCallback((project: Project | null) => {
+    const sample = project && { at: Date.now(), done: project.render.chunks_done };
+    setShown((was) => {
+      if (!project || !sample) return null;
+      return { project, samples: was?.project.project_id === project.project_id ? addSample(was.samples, sample) : [sample] };
+    });
+  }, []);
   const [error, setError] = useState<string | null>(null);
 
   const showError = useCallback((problem: unknown) => {
@@ -106,6 +116,7 @@ export function ProjectsPanel() {
         <ProjectView
           key={chosen.project_id}
           project={chosen}
+          samples={shown!.samples}
           onChange={setChosen}
           onListChange={() => void attempt(refreshList)}
           onError={showError}
