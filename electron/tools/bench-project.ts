@@ -77,9 +77,13 @@ async function main(): Promise<void> {
       console.log(`  chapter ${i + 1}: chunks done ${s(c.chunksDone)}, done ${s(c.done)}, lag ${s(c.done! - c.chunksDone!)}`);
     }
     const first = Math.min(...chapters.map((c) => c.done!));
-    console.log(`first chapter ready: ${s(chapters[0]!.done)} (any chapter: ${s(first)}); book ready: ${s(Math.max(...chapters.map((c) => c.done!)))}`);
+    console.log(
+      `first chapter ready: ${s(chapters[0]!.done)} (any chapter: ${s(first)}); book ready: ${s(Math.max(...chapters.map((c) => c.done!)))}`,
+    );
     const note = seen.get(small.project_id)![0]!;
-    console.log(`one-chapter project rendered 2 s later: chunks done ${s(note.chunksDone)}, done ${s(note.done)}, lag ${s(note.done! - note.chunksDone!)}`);
+    console.log(
+      `one-chapter project rendered 2 s later: chunks done ${s(note.chunksDone)}, done ${s(note.done)}, lag ${s(note.done! - note.chunksDone!)}`,
+    );
   } finally {
     await gateway.stop();
   }
