@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Export, JobTimings, Project, RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
+import { recordSpoken, type SpokenTexts } from '../testing/engine-calls';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { until } from '../testing/until';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
@@ -21,21 +23,13 @@ Zorblat walked to the market. ${stalls} He bought a pear.
 `;
 
 let gateway: TestGateway;
-/** Texts the engine was asked to speak since the last reset. */
-let spoken: string[] = [];
+let spoken: SpokenTexts;
 beforeAll(async () => {
   gateway = await startTestGateway();
-  const adapter = gateway.registry.resolve({ voice: VOICE }).adapter;
-  const original = adapter.synthesize;
-  adapter.synthesize = (request, context) => {
-    spoken.push(request.text);
-    return original.call(adapter, request, context);
-  };
+  spoken = recordSpoken(gateway, VOICE);
 });
 afterAll(() => gateway.stop());
-beforeEach(() => {
-  spoken = [];
-});
+beforeEach(() => spoken.clear());
 
 const send = async (method: string, route: string, body?: unknown) =>
   gateway.api(route, {
@@ -64,11 +58,10 @@ async function editSentence(jobId: string, sentence: string, text: string) {
 
 async function exportSubtitles(id: string): Promise<string> {
   const accepted = await ok<{ poll: string }>(await send('POST', `${PROJECTS}/${id}/export`, { format: 'mp3' }));
-  let made: Export;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    made = await ok<Export>(await gateway.api(accepted.poll));
-  } while (made.status === 'running');
+  const made = await until(async () => {
+    const now = await ok<Export>(await gateway.api(accepted.poll));
+    return now.status === 'running' ? undefined : now;
+  });
   expect(made.status).toBe('done');
   return (await gateway.api(`/api/v1/tts/exports/${made.export_id}/subtitles?format=vtt`)).text();
 }
@@ -94,11 +87,11 @@ describe('sentence edits of a project', () => {
     await ok(await send('PATCH', '/api/v1/tts/lexicon', { entries: [{ grapheme: 'Zorblat', alias: 'Zed', language: 'en' }] }));
     try {
       expect((await getProject(id)).chapters.map((c) => c.needs_render)).toEqual([false, true]);
-      spoken = [];
+      spoken.clear();
       const again = await render(id);
       expect(again.queued.map((q) => q.index)).toEqual([1]);
-      expect(spoken.join(' ')).toContain('The stalls were empty.');
-      expect(spoken.join(' ')).not.toContain('full');
+      expect(spoken.joined()).toContain('The stalls were empty.');
+      expect(spoken.joined()).not.toContain('full');
       const rerendered = (await getProject(id)).chapters[1]!;
       expect((await timings(rerendered.job_id!)).sentences.map((s) => s.text)).toContain('The stalls were empty.');
       expect(rerendered.edits).toEqual(chapter.edits);
@@ -134,17 +127,17 @@ describe('sentence edits of a project', () => {
     const elsewhere = manuscript().replace('He bought a pear.', 'He bought two pears.');
     const moved = await ok<Project>(await send('PUT', `${PROJECTS}/${id}/manuscript`, { name: 'book.md', text: elsewhere }));
     expect(moved.chapters[1]!.edits.map((e) => [e.text, e.stale])).toEqual([['The stalls were empty.', false]]);
-    spoken = [];
+    spoken.clear();
     await render(id);
-    expect(spoken.join(' ')).toMatch(/The stalls were empty\. He bought two pears\./);
+    expect(spoken.joined()).toMatch(/The stalls were empty\. He bought two pears\./);
 
     // the edited sentence itself changes: the edit is flagged, not applied
     const under = elsewhere.replace('The stalls were full.', 'The stalls were crowded.');
     const flagged = await ok<Project>(await send('PUT', `${PROJECTS}/${id}/manuscript`, { name: 'book.md', text: under }));
     expect(flagged.chapters[1]!.edits).toEqual([{ original: 'The stalls were full.', text: 'The stalls were empty.', stale: true }]);
-    spoken = [];
+    spoken.clear();
     await render(id);
-    expect(spoken.join(' ')).toContain('The stalls were crowded.');
+    expect(spoken.joined()).toContain('The stalls were crowded.');
     const dismissed = await ok<Project>(await send('DELETE', `${PROJECTS}/${id}/chapters/1/edits/0`));
     expect(dismissed.chapters[1]!.edits).toEqual([]);
     expect((await send('DELETE', `${PROJECTS}/${id}/chapters/1/edits/0`)).status).toBe(404);

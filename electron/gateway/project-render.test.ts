@@ -5,23 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, JobTimings, Project, RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
-import { prose } from '../testing/prose';
-import { startTestGateway, type TestGateway } from '../testing/gateway';
+import { OTHER_CLIENT_TEXT, prose } from '../testing/prose';
+import { recordSpoken, type SpokenTexts } from '../testing/engine-calls';
+import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { until } from '../testing/until';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
 
 let gateway: TestGateway;
-/** Texts the engine was asked to speak since the last reset. */
-let spoken: string[] = [];
+let spoken: SpokenTexts;
 beforeAll(async () => {
   gateway = await startTestGateway({ maxTextLength: 200_000 });
-  const adapter = gateway.registry.resolve({ voice: VOICE }).adapter;
-  const original = adapter.synthesize;
-  adapter.synthesize = (request, context) => {
-    spoken.push(request.text);
-    return original.call(adapter, request, context);
-  };
+  spoken = recordSpoken(gateway, VOICE);
 });
 afterAll(() => gateway.stop());
 
@@ -41,16 +37,6 @@ async function create(text: string, name = 'book.md'): Promise<Project> {
 }
 
 const jobStatus = async (id: string) => ((await (await gateway.api(`/api/v1/tts/jobs/${id}`)).json()) as { status: string }).status;
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('a chapter is done when its audio is', { timeout: 180_000 }, () => {
   it('a one-chapter project rendered behind four long jobs is done while they still run', async () => {
@@ -131,11 +117,13 @@ async function expectWholeBook(project: Project): Promise<Project> {
 }
 
 const chunksDone = async (project: Project) => (await getProject(project.project_id)).render.chunks_done;
+/** Words of every sentence of `prose`, the books' text. */
+const BOOK_WORDS = /river|old book|storm|lamps/;
 
 describe('pause, resume, cancel and continue', { timeout: 180_000 }, () => {
   it('pauses a render with nothing more synthesized, and resumes it where it stopped', async () => {
     const project = await create(book(2, 2_500));
-    spoken = [];
+    spoken.clear();
     await json(await send('POST', `${PROJECTS}/${project.project_id}/render`));
     await until(async () => ((await chunksDone(project)) >= 2 ? true : undefined));
     const paused = await action(project, 'pause');
@@ -143,19 +131,24 @@ describe('pause, resume, cancel and continue', { timeout: 180_000 }, () => {
     expect(paused.chapters.map((c) => c.status)).toEqual(['paused', 'paused']);
     const job = await json<Job>(await gateway.api(`/api/v1/tts/jobs/${paused.chapters[0]!.job_id}`));
     expect([job.status, job.paused]).toEqual(['running', true]);
-    // chunks in flight at the pause are dropped, then nothing is synthesized
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const heard = spoken.length;
-    const kept = await chunksDone(project);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect([spoken.length, await chunksDone(project)]).toEqual([heard, kept]);
+    // chunks in flight at the pause were dropped before it answered; from then on the engine
+    // serves others: another client's whole job runs, and not one of the book's chunks with it
+    const heard = spoken.texts.length;
+    const other = await json<{ job_id: string }>(
+      await gateway.post('/api/v1/tts/synthesize', { text: OTHER_CLIENT_TEXT, voice: VOICE, mode: 'job' }),
+    );
+    expect((await waitForJob(gateway, other.job_id)).status).toBe('done');
+    const sincePause = spoken.texts.slice(heard);
+    expect(sincePause.join(' ')).toContain('Quillon');
+    expect(sincePause.filter((text) => BOOK_WORDS.test(text))).toEqual([]);
+    expect(await chunksDone(project)).toBe(paused.render.chunks_done);
 
     const resumed = await action(project, 'resume');
     expect(resumed.render.state).toBe('rendering');
     const done = await expectWholeBook(project);
     // each chunk once, but those in flight at the pause: per engine thread (two), one being
     // synthesized and one whose audio was back but not yet saved
-    expect(spoken.length).toBeLessThanOrEqual(done.render.chunks_total + 4);
+    expect(spoken.texts.filter((text) => BOOK_WORDS.test(text)).length).toBeLessThanOrEqual(done.render.chunks_total + 4);
     expect(done.render).toMatchObject({ chapters_done: 2, chapters_total: 2 });
   });
 
@@ -173,12 +166,12 @@ describe('pause, resume, cancel and continue', { timeout: 180_000 }, () => {
     const saved = cancelled.chapters[0]!.progress.done;
     expect(saved).toBeGreaterThanOrEqual(1);
 
-    spoken = [];
+    spoken.clear();
     const rendered = (await action(project, 'render')) as unknown as RenderResult;
     expect(rendered.queued).toEqual(cancelled.chapters.map((c) => ({ index: c.index, job_id: c.job_id, continued: true })));
     expect(rendered.project.chapters[0]!.progress.done).toBe(saved);
     const done = await expectWholeBook(project);
-    expect(spoken.length).toBe(done.render.chunks_total - saved);
+    expect(spoken.texts.length).toBe(done.render.chunks_total - saved);
   });
 
   it('continues a chapter cancelled from the job list from its saved chunks', async () => {

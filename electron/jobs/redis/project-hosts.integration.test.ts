@@ -5,27 +5,18 @@
  * embedded queue: a chunk saved is never synthesized again.
  */
 import { describe, expect, it } from 'vitest';
-import type { Project, RenderResult } from '../../contract';
+import type { Job, Project, RenderResult } from '../../contract';
 import { expectSpeech } from '../../testing/audio';
 import type { GatewayProcess, WorkerHostProcess } from '../../testing/process';
-import { prose } from '../../testing/prose';
+import { OTHER_CLIENT_TEXT, prose } from '../../testing/prose';
 import { redisMissing, useRedisQueue } from '../../testing/redis';
+import { until } from '../../testing/until';
 
 const skipReason = redisMissing();
 if (skipReason) console.log(`Skipped: ${skipReason}.`);
 
 const queue = useRedisQueue('orator-project-hosts-');
 const PROJECTS = '/api/v1/tts/projects';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The chunks of a job a worker host started, in order, from its log. */
 function startsOf(host: WorkerHostProcess, jobId: string): number[] {
@@ -56,17 +47,23 @@ describe.skipIf(skipReason)('a project on worker hosts', () => {
     const firstDone = await until(async () => {
       const now = await get(id);
       return now.chapters[0]!.status === 'done' ? now : undefined;
-    });
+    }, 240_000);
     expect(firstDone.chapters[1]!.progress.done).toBe(0);
 
     await until(async () => ((await get(id)).chapters[1]!.progress.done >= 1 ? true : undefined));
     const paused = await post<Project>(`${PROJECTS}/${id}/pause`);
     expect(paused.chapters[1]!.status).toBe('paused');
     const second = paused.chapters[1]!.job_id!;
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the chunk the host held ends
-    const startedWhilePaused = startsOf(host, second).length;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(startsOf(host, second)).toHaveLength(startedWhilePaused);
+    const startedAtPause = startsOf(host, second).length;
+    // the host (one chunk at a time) ends the chunk it held, then serves another client's job,
+    // queued after the book's chapter: not one chunk of the paused chapter goes before or with it
+    const other = await post<{ job_id: string }>('/api/v1/tts/synthesize', { text: OTHER_CLIENT_TEXT, voice: project.voice, mode: 'job' });
+    await until(async () => ((await (await gateway.api(`/api/v1/tts/jobs/${other.job_id}`)).json()) as Job).status === 'done' || undefined);
+    const log = host.output();
+    const otherFirst = log.indexOf(`of job ${other.job_id} `);
+    expect(otherFirst).toBeGreaterThan(-1);
+    expect(startsOf(host, second).length - startedAtPause).toBeLessThanOrEqual(1);
+    expect(log.slice(otherFirst)).not.toContain(`of job ${second} `);
     const kept = (await get(id)).chapters[1]!.progress.done;
     expect((await post<Project>(`${PROJECTS}/${id}/resume`)).chapters[1]!.status).not.toBe('paused');
     await until(async () => ((await get(id)).chapters[1]!.progress.done > kept ? true : undefined));
@@ -80,7 +77,7 @@ describe.skipIf(skipReason)('a project on worker hosts', () => {
     const finished = await until(async () => {
       const now = await get(id);
       return now.render.state === 'up_to_date' ? now : undefined;
-    });
+    }, 240_000);
     // the chunks saved before the cancel were not started again (the host takes them in order)
     const continued = startsOf(host, second).slice(startsAtCancel);
     expect(continued.length).toBeGreaterThan(0);
