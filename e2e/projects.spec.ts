@@ -107,6 +107,8 @@ test('projects: a book renders as a narrator listens, pauses, resumes, cancels a
   await expect(view.getByLabel('Project progress')).toBeVisible();
   // some of the first chapter rendered, none of the others (reading order)
   await expect(view.getByTestId('project-progress')).toHaveText(/^[1-9]\d*%/, { timeout: 60_000 });
+  // and once a few chunks are measured, the time left of the whole book
+  await expect(view.getByTestId('project-progress')).toHaveText(/^\d+% · (under a minute|about .+) left$/, { timeout: 60_000 });
 
   await view.getByRole('button', { name: 'Pause' }).click();
   await expect(view.getByRole('status')).toHaveText('Paused: what is rendered is kept.');
