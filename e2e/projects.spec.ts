@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { api, expect, test } from './fixtures';
+import { dock, longText, playerReady } from './helpers';
 
 const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 const MANUSCRIPT = `# The Short Book
@@ -82,4 +83,78 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
 
   const listed = (await (await api(gateway, '/api/v1/tts/projects')).json()) as { projects: { author: string; chapter_count: number }[] };
   expect(listed.projects).toMatchObject([{ author: 'A. Writer', chapter_count: 3 }]);
+});
+
+/** A book of three chapters, each long enough (about six chunks) to pause while it renders. */
+const BOOK = ['The Harbour', 'The Lighthouse', 'The Storm'].map((title) => `## ${title}\n\n${longText(2_600)}\n`).join('\n');
+
+test('projects: a book renders as a narrator listens, pauses, resumes, cancels and continues; a sentence edit stays with its chapter', async ({
+  studio: page,
+}) => {
+  test.setTimeout(240_000);
+  await page.getByRole('tab', { name: 'Projects' }).click();
+  await page
+    .getByLabel('New project from a file…')
+    .setInputFiles({ name: 'book.md', mimeType: 'text/markdown', buffer: Buffer.from(BOOK) });
+  const view = page.locator('.project-view');
+  await expect(chapterRows(page)).toHaveCount(3);
+
+  await view.getByRole('button', { name: 'Render 3 chapters' }).click();
+  // while chapters render the button says so, never "Up to date", beside the book's progress
+  const main = view.locator('.project-actions button.primary');
+  await expect(main).toHaveText(/^Rendering… 0 of 3 chapters done/);
+  await expect(main).toBeDisabled();
+  await expect(view.getByLabel('Project progress')).toBeVisible();
+  // some of the first chapter rendered, none of the others (reading order)
+  await expect(view.getByTestId('project-progress')).toHaveText(/^[1-9]\d*%/, { timeout: 60_000 });
+  // and once a few chunks are measured, the time left of the whole book
+  await expect(view.getByTestId('project-progress')).toHaveText(/^\d+% · (under a minute|about .+) left$/, { timeout: 60_000 });
+
+  await view.getByRole('button', { name: 'Pause' }).click();
+  await expect(view.getByRole('status')).toHaveText('Paused: what is rendered is kept.');
+  await expect(main).toHaveText('Resume');
+  await expect(chapterRows(page).filter({ hasText: 'Paused' })).not.toHaveCount(0);
+  await page.screenshot({ path: path.join(DOCS, 'project-render.png') });
+  await main.click();
+  await expect(main).toHaveText(/^Rendering…/);
+
+  await view.getByRole('button', { name: 'Cancel render' }).click();
+  await expect(view.getByRole('status')).toHaveText(/^Cancelled: finished chunks are kept/);
+  // a cancelled chapter is no failure and no change: it continues
+  await expect(view.getByText('Failed')).toHaveCount(0);
+  await expect(view.getByText('changed')).toHaveCount(0);
+  const cancelled = await chapterRows(page).filter({ hasText: 'Cancelled' }).count();
+  expect(cancelled).toBeGreaterThan(0);
+  await expect(main).toHaveText(new RegExp(`^(Continue|Render) ${cancelled === 1 ? '1 chapter' : `\\d chapters`}`));
+  await main.click();
+  await expect(view.getByRole('status')).toHaveText(/continue where it stopped|continues where it stopped/);
+  await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 120_000 });
+  await expect(main).toHaveText('Up to date');
+
+  // a sentence of chapter 2 edited in the player: the player goes on from it, the chapter keeps it
+  await view.getByRole('button', { name: 'Play The Lighthouse' }).click();
+  await playerReady(page);
+  const readAlong = dock(page).getByRole('group', { name: /^Read along/ });
+  const sentence = readAlong.getByRole('button').nth(6);
+  const start = Number(await sentence.getAttribute('data-start'));
+  expect(start).toBeGreaterThan(5);
+  await sentence.click();
+  await dock(page).getByRole('button', { name: 'Edit sentence' }).click();
+  const field = dock(page).getByRole('textbox', { name: 'New text of sentence 7' });
+  const original = await field.inputValue();
+  const edited = 'The keeper wrote one careful line in the log, then slept until noon.';
+  await field.fill(edited);
+  await dock(page).getByRole('button', { name: 'Re-render' }).click();
+  await expect(readAlong.getByRole('button').nth(6)).toHaveText(edited, { timeout: 30_000 });
+  await playerReady(page);
+  // it goes on from the sentence, not from 0:00
+  await expect.poll(async () => Number(await dock(page).getAttribute('data-time')), { timeout: 5_000 }).toBeGreaterThan(0.05);
+  expect(Number(await dock(page).getAttribute('data-time'))).toBeGreaterThanOrEqual(start - 0.1);
+
+  const edits = view.getByRole('region', { name: 'Sentence edits' });
+  await expect(edits).toContainText(original);
+  await expect(edits).toContainText(edited);
+  await expect(chapterRows(page).nth(1)).toContainText('edited');
+  await expect(main).toHaveText('Up to date');
+  expect(await seriousViolations(page)).toEqual([]);
 });

@@ -15,6 +15,11 @@ export const Job = Type.Object({
     description: 'The title given with PATCH /jobs/{id}; else the start of the text, at most 80 characters, to tell jobs apart',
   }),
   status: JobStatus,
+  paused: Type.Optional(
+    Type.Literal(true, {
+      description: 'A running job held back with its project (docs/projects.md): it goes on when the project is resumed',
+    }),
+  ),
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
   engine: Type.String(),
   voice: Type.String(),

@@ -80,13 +80,34 @@ export const ProjectPatch = Type.Object(settingFields, { additionalProperties: f
 export type ProjectPatch = Static<typeof ProjectPatch>;
 
 export const ProjectParams = Type.Object({ id: Type.String() });
+export const ChapterEditParams = Type.Object({
+  id: Type.String(),
+  index: Type.String({ description: "The chapter's index, from 0" }),
+  n: Type.String({ description: "The edit's index in the chapter's edits, from 0" }),
+});
 
 /** Where a chapter's audio stands, from its job. */
-export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'done', 'failed', 'expired'] as const;
+export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'paused', 'cancelled', 'done', 'failed', 'expired'] as const;
 export const ChapterStatus = Type.Enum(CHAPTER_STATUSES, {
-  description: '"not_rendered": no job (never rendered, its text changed, or its job was deleted); "expired": done, but its audio is gone',
+  description:
+    '"not_rendered": no job (never rendered, its text changed, or its job was deleted); "paused": held back with the project; ' +
+    '"cancelled": stopped, its finished chunks kept (a render continues it); "expired": done, but its audio is gone',
 });
 export type ChapterStatus = (typeof CHAPTER_STATUSES)[number];
+
+/** A sentence of a chapter said otherwise than the manuscript has it (docs/projects.md#sentence-edits). */
+export const ChapterEdit = Type.Object({
+  original: Type.String({ description: "The manuscript's text the edit replaces" }),
+  text: Type.String({ description: 'What is said instead' }),
+  stale: Type.Boolean({ description: 'The manuscript changed under it: its original is no longer in the chapter, and it is not applied' }),
+  text_start: Type.Optional(
+    Type.Integer({
+      description: "Where `text` starts in the chapter's text as rendered (its edits applied), in code points, as timings count",
+    }),
+  ),
+  text_end: Type.Optional(Type.Integer({ description: 'Where it ends (exclusive); both absent for a stale edit' })),
+});
+export type ChapterEdit = Static<typeof ChapterEdit>;
 
 export const Chapter = Type.Object({
   index: Type.Integer({ description: 'From 0, in reading order' }),
@@ -94,10 +115,13 @@ export const Chapter = Type.Object({
   text: Type.String({ description: 'The text spoken, its heading first' }),
   characters: Type.Integer(),
   status: ChapterStatus,
-  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: "The job's chunks" }),
+  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: "The job's chunks synthesized" }),
   job_id: Type.Optional(Type.String()),
   needs_render: Type.Boolean({ description: 'A render would synthesize it: no usable job, or its text as spoken or settings changed' }),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  edits: Type.Array(ChapterEdit, {
+    description: 'Its sentence edits (PUT /jobs/{job_id}/sentences/{n}), applied ones in reading order, then stale ones',
+  }),
 });
 export type Chapter = Static<typeof Chapter>;
 
@@ -115,7 +139,27 @@ const projectFields = {
   updated_at: Type.String({ format: 'date-time' }),
 };
 
-export const Project = Type.Object({ ...projectFields, chapters: Type.Array(Chapter) });
+/** Where a project's render stands, as its Render button says it. */
+export const PROJECT_RENDER_STATES = ['up_to_date', 'needs_render', 'rendering', 'paused'] as const;
+export type ProjectRenderState = (typeof PROJECT_RENDER_STATES)[number];
+
+export const ProjectProgress = Type.Object(
+  {
+    state: Type.Enum(PROJECT_RENDER_STATES, {
+      description:
+        '"rendering": a chapter is queued or running; "paused": chapters are paused and none renders; ' +
+        '"needs_render": a render would synthesize a chapter; "up_to_date": every chapter is done and up to date',
+    }),
+    chapters_done: Type.Integer({ description: 'Chapters done and up to date' }),
+    chapters_total: Type.Integer(),
+    chunks_done: Type.Integer({ description: 'Chunks synthesized of the chapters done or under way (queued, running, paused)' }),
+    chunks_total: Type.Integer({ description: 'Chunks of those chapters: what is left of the render is the difference' }),
+  },
+  { description: "The project's render as a whole" },
+);
+export type ProjectProgress = Static<typeof ProjectProgress>;
+
+export const Project = Type.Object({ ...projectFields, render: ProjectProgress, chapters: Type.Array(Chapter) });
 export type Project = Static<typeof Project>;
 
 export const ProjectSummary = Type.Object({ ...projectFields, chapter_count: Type.Integer() });
@@ -125,7 +169,14 @@ export const ProjectList = Type.Object({ projects: Type.Array(ProjectSummary) })
 export type ProjectList = Static<typeof ProjectList>;
 
 export const RenderResult = Type.Object({
-  queued: Type.Array(Type.Object({ index: Type.Integer(), job_id: Type.String() }), { description: 'Chapters synthesized again' }),
+  queued: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      job_id: Type.String(),
+      continued: Type.Boolean({ description: 'A cancelled chapter taken up again from its finished chunks (same job)' }),
+    }),
+    { description: 'Chapters synthesized again' },
+  ),
   unchanged: Type.Array(Type.Integer(), { description: 'Indexes of chapters whose audio stands' }),
   project: Project,
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../audio/wav';
+import { until } from '../testing/until';
 import { clearTempDir, synthesizeWithTool } from './cli';
 import { cliAdapter } from './cli-adapter';
 import { printing } from './identity';
@@ -31,15 +32,6 @@ async function script(dir: string, body: string): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(50);
-  }
-}
 
 describe('the temp root of system engines', () => {
   it('puts each request folder in the configured root, creating it, and removes the folder afterwards', async () => {
@@ -125,7 +117,7 @@ describe('the temp root of system engines', () => {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
       const enginePid = Number(
-        await until(async () => (await readFile(path.join(base, 'engine.pid'), 'utf8').catch(() => '')).trim() || undefined),
+        await until(async () => (await readFile(path.join(base, 'engine.pid'), 'utf8').catch(() => '')).trim() || undefined, 15_000),
       );
       const left = await readdir(root);
       expect(left).toHaveLength(1);

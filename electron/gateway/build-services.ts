@@ -72,6 +72,8 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     disk,
     documents,
   });
+  // a sentence edited in a chapter's audio belongs to the chapter (services/projects.ts)
+  jobs.observeSentenceEdits((edit) => projects.sentenceEdited(edit));
   const openaiSpeech = new OpenAISpeechService(registry, voices, lexicon, synthesis);
   return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary };
 }

@@ -8,8 +8,10 @@ import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_LIMITS, type Export, type Project, type RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
+import { recordSpoken, type SpokenTexts } from '../testing/engine-calls';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 import { docx } from '../testing/docx';
+import { until } from '../testing/until';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
@@ -26,21 +28,14 @@ Night fell quietly.
 `;
 
 let gateway: TestGateway;
-/** Texts the engine was asked to speak since the last reset. */
-let spoken: string[] = [];
+/** Texts the engine was asked to speak since the last clear. */
+let spoken: SpokenTexts;
 beforeAll(async () => {
   gateway = await startTestGateway({ maxTextLength: 5_000 });
-  const adapter = gateway.registry.resolve({ voice: VOICE }).adapter;
-  const original = adapter.synthesize;
-  adapter.synthesize = (request, context) => {
-    spoken.push(request.text);
-    return original.call(adapter, request, context);
-  };
+  spoken = recordSpoken(gateway, VOICE);
 });
 afterAll(() => gateway.stop());
-beforeEach(() => {
-  spoken = [];
-});
+beforeEach(() => spoken.clear());
 
 const send = (method: string, route: string, body?: unknown) =>
   gateway.api(route, {
@@ -91,7 +86,7 @@ describe('projects', () => {
     const project = await create();
     const first = await render(project);
     expect(first.queued.map((q) => q.index)).toEqual([0, 1, 2]);
-    expect(spoken.join(' ')).toContain('Zorblat');
+    expect(spoken.joined()).toContain('Zorblat');
     const rendered = await get(project);
     expect(rendered.chapters.map((c) => [c.status, c.needs_render])).toEqual(Array(3).fill(['done', false]));
     for (const chapter of rendered.chapters) {
@@ -99,11 +94,11 @@ describe('projects', () => {
       expectSpeech(Buffer.from(await audio.arrayBuffer()), { minSeconds: 1, maxSeconds: 10 });
     }
 
-    spoken = [];
+    spoken.clear();
     const again = await render(project);
     expect(again.queued).toEqual([]);
     expect(again.unchanged).toEqual([0, 1, 2]);
-    expect(spoken).toEqual([]);
+    expect(spoken.texts).toEqual([]);
 
     const edited = MANUSCRIPT.replace('Night fell quietly.', 'Night fell, and the owls woke.');
     const replaced = await send('PUT', `${PROJECTS}/${project.project_id}/manuscript`, { name: 'book.md', text: edited });
@@ -115,8 +110,8 @@ describe('projects', () => {
     expect((await gateway.api(`/api/v1/tts/jobs/${rendered.chapters[2]!.job_id}`)).status).toBe(404);
     const third = await render(project);
     expect(third.queued.map((q) => q.index)).toEqual([2]);
-    expect(spoken.join(' ')).toContain('owls');
-    expect(spoken.join(' ')).not.toMatch(/Zorblat|hills/);
+    expect(spoken.joined()).toContain('owls');
+    expect(spoken.joined()).not.toMatch(/Zorblat|hills/);
 
     const lexicon = await send('PATCH', '/api/v1/tts/lexicon', {
       entries: [{ grapheme: 'Zorblat', alias: 'Zed the Great', language: 'en' }],
@@ -124,12 +119,12 @@ describe('projects', () => {
     expect(lexicon.status).toBe(200);
     try {
       expect((await get(project)).chapters.map((c) => c.needs_render)).toEqual([false, true, false]);
-      spoken = [];
+      spoken.clear();
       const fourth = await render(project);
       expect(fourth.queued.map((q) => q.index)).toEqual([1]);
       expect(fourth.unchanged).toEqual([0, 2]);
-      expect(spoken.join(' ')).toContain('Zed the Great');
-      expect(spoken.join(' ')).not.toMatch(/owls|hills/);
+      expect(spoken.joined()).toContain('Zed the Great');
+      expect(spoken.joined()).not.toMatch(/owls|hills/);
     } finally {
       await send('DELETE', '/api/v1/tts/lexicon');
     }
@@ -144,11 +139,10 @@ describe('projects', () => {
     const accepted = await send('POST', `${PROJECTS}/${project.project_id}/export`, { format: 'm4b' });
     expect(accepted.status).toBe(202);
     const { poll } = (await accepted.json()) as { poll: string };
-    let made: Export;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      made = (await (await gateway.api(poll)).json()) as Export;
-    } while (made.status === 'running');
+    const made = await until(async () => {
+      const now = (await (await gateway.api(poll)).json()) as Export;
+      return now.status === 'running' ? undefined : now;
+    });
     expect(made.status, JSON.stringify(made.error)).toBe('done');
     const bytes = new Uint8Array(await (await gateway.api(made.file!.url)).arrayBuffer());
     const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mp4' }, { includeChapters: true });

@@ -3,7 +3,7 @@ import { PCM_SAMPLE_RATE } from '../audio/encode/formats';
 import { ApiError, type OutputChoice } from '../contract';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import type { DiskBudget } from './disk-budget';
-import type { JobRow, JobStore, NewChunk } from './store';
+import type { JobRow, JobSeries, JobStore, NewChunk } from './store';
 
 /** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
 export interface QueueBounds {
@@ -93,6 +93,7 @@ export interface NewJob extends Prosody {
   output: JobOutput;
   /** The job's sample rate, set at once for a job of several voices (SSML); else its first chunk's. */
   sampleRate?: number | null;
+  series?: JobSeries | null;
 }
 
 /** The disk ledger's key of a job's reservation (disk-budget.ts). */
@@ -139,6 +140,8 @@ export async function admitJob(
         created_at: new Date().toISOString(),
         expires_at: expiresAt,
         sample_rate: job.sampleRate ?? null,
+        series: job.series?.id ?? null,
+        series_idx: job.series?.idx ?? null,
       },
       chunks,
     );

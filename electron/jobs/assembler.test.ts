@@ -6,7 +6,7 @@ import { normalisedPeak } from '../audio/peak-levels';
 import { decodeIndependently } from '../testing/decoders';
 import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
 import type { JobOutput } from './admission';
-import { JobAssembler } from './assembler';
+import { JobAssembler, MAX_OPEN_WRITERS } from './assembler';
 import { PARTIAL } from './files';
 import type { WrittenAudio } from './audio-writer';
 import { readPeaks } from './peaks-file';
@@ -204,6 +204,28 @@ describe('JobAssembler', () => {
     await assembler.takeUp(id);
     expect(h.store.get(id)).toMatchObject({ joined_chunks: 1, chunks_done: 1 });
     expect(h.store.chunks(id).map((c) => c.done)).toEqual([1, 0, 0]);
+  });
+
+  it('finishes a job whose every chunk is saved while every streaming writer waits on synthesis', async () => {
+    const streaming: string[] = [];
+    for (let i = 0; i < MAX_OPEN_WRITERS; i++) {
+      const id = await job(2);
+      await save(id, 0, 100);
+      streaming.push(id);
+    }
+    await expect.poll(() => audioFiles(streaming.at(-1)!)).toEqual(['.peaks.v3.bin.partial', '.wav.partial']);
+    const waiting = await job(2);
+    await save(waiting, 0, 100); // not all saved: it waits for a writer
+    const whole = await job(2);
+    await save(whole, 0, 100, false);
+    await save(whole, 1, 100);
+    await anyEnd;
+    expect([...done.keys()]).toEqual([whole]);
+    expect(await audioFiles(waiting)).toEqual([]);
+    expectEnd();
+    await save(waiting, 1, 100); // now it is whole too
+    await anyEnd;
+    expect([...done.keys()]).toEqual([whole, waiting]);
   });
 
   it('stops a dropped job without finishing it', async () => {

@@ -6,11 +6,19 @@ import { PARTIAL, type JobFiles } from './files';
 import type { ChunkLayout, JobRow, JobStore } from './store';
 
 /**
- * Jobs whose audio is written at once. Each holds open files and an encoder (AAC and FLAC: a
- * worker thread), and the queue runs the chunks of all its jobs in turn: the others keep their
- * chunk files and catch up, from those files, when a job ahead of them finishes.
+ * Jobs whose audio is written at once as their chunks arrive. Each holds open files and an
+ * encoder (AAC and FLAC: a worker thread), and the queue runs the chunks of all its jobs in turn:
+ * the others keep their chunk files and catch up, from those files, when a writer is free.
  */
 export const MAX_OPEN_WRITERS = 4;
+
+/**
+ * Writers beyond those, for jobs whose every chunk is saved: such a job is written in one pass,
+ * waiting on no engine, so it never waits for the jobs still being synthesized to end. Without
+ * them a finished two-chunk chapter waited 21 s for one of four long chapters to end, and in a
+ * big render, minutes (docs/projects.md, issue 34).
+ */
+export const MAX_FINISHING_WRITERS = 2;
 
 export interface AssemblyEvents {
   /** The job's audio is complete and in place. */
@@ -28,6 +36,8 @@ interface Assembly {
   /** The chunk being appended, if one is. */
   appending?: number;
   writer?: JobAudioWriter;
+  /** Which of the limits its writer counts against. */
+  slot?: WriterSlot;
   /** A chunk handed over as it was synthesized, without a chunk file, for its turn. */
   offered?: Offer;
   /** The offered chunk being appended. */
@@ -37,6 +47,8 @@ interface Assembly {
   again: boolean;
   stopped: boolean;
 }
+
+type WriterSlot = 'streaming' | 'finishing';
 
 interface Offer {
   idx: number;
@@ -65,7 +77,7 @@ export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): 
  */
 export class JobAssembler {
   private readonly assemblies = new Map<string, Assembly>();
-  private openWriters = 0;
+  private readonly openWriters: Record<WriterSlot, number> = { streaming: 0, finishing: 0 };
 
   constructor(
     private readonly deps: { store: JobStore; files: JobFiles; disk: DiskBudget },
@@ -192,16 +204,26 @@ export class JobAssembler {
 
   /** Opens the job's writer if a slot is free (false: it waits for one), resuming a WAV after its joined chunks. */
   private async openWriter(assembly: Assembly, job: JobRow): Promise<boolean> {
-    if (this.openWriters >= MAX_OPEN_WRITERS) return false;
-    this.openWriters++;
+    const slot = this.freeSlot(job.id);
+    if (!slot) return false;
+    this.openWriters[slot]++;
+    assembly.slot = slot;
     const joinedBytes = assembly.next > 0 ? joinedEnds(this.deps.store.chunkLayouts(job.id, assembly.next), job).at(-1)! : 0;
     try {
       assembly.writer = await JobAudioWriter.open(this.deps.files, job, job.sample_rate!, this.deps.disk, joinedBytes);
     } catch (error) {
-      this.writerClosed();
+      this.writerClosed(slot);
       throw error;
     }
     return true;
+  }
+
+  /** A streaming slot if one is free, else a finishing one for a job whose every chunk is saved. */
+  private freeSlot(jobId: string): WriterSlot | null {
+    if (this.openWriters.streaming < MAX_OPEN_WRITERS) return 'streaming';
+    if (this.openWriters.finishing >= MAX_FINISHING_WRITERS) return null;
+    const job = this.deps.store.get(jobId);
+    return job && job.chunks_done === job.chunks_total ? 'finishing' : null;
   }
 
   private async finish(assembly: Assembly): Promise<void> {
@@ -225,7 +247,7 @@ export class JobAssembler {
     this.assemblies.delete(assembly.id);
     if (assembly.writer) {
       assembly.writer = undefined;
-      this.writerClosed();
+      this.writerClosed(assembly.slot!);
     }
   }
 
@@ -233,8 +255,8 @@ export class JobAssembler {
    * A writer's slot is free: the waiting jobs look again, oldest first; the first whose next chunk
    * is ready takes it (in the same turn), the others find none and wait on.
    */
-  private writerClosed(): void {
-    this.openWriters--;
+  private writerClosed(slot: WriterSlot): void {
+    this.openWriters[slot]--;
     for (const waiting of this.assemblies.values()) {
       if (!waiting.writer) this.kick(waiting);
     }

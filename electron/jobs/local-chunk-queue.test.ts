@@ -43,11 +43,12 @@ function synthesize(jobId: string, chunks: ChunkRow[], signal: AbortSignal): Pro
   });
 }
 
-function addJob(id: string, chunks: number): JobRow {
+function addJob(id: string, chunks: number, series?: { id: string; idx: number }): JobRow {
   const texts = Array.from({ length: chunks }, (_, i) => ({ text: `${id} ${i}`, pauseMs: 0 }));
   const voice = { engine: 'fake', voice: 'fake:plain', local_voice: 'plain', rate: 1, pitch: 1, volume: 1 };
   const output = { format: 'wav', bitrate_kbps: null, keep_wav: 0 } as const;
-  store.insert({ id, title: id, characters: 1, created_at: new Date().toISOString(), ...voice, ...output }, texts);
+  const place = series ? { series: series.id, series_idx: series.idx } : {};
+  store.insert({ id, title: id, characters: 1, created_at: new Date().toISOString(), ...voice, ...output, ...place }, texts);
   return store.get(id)!;
 }
 
@@ -65,6 +66,20 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 describe('LocalChunkQueue', () => {
+  it('takes a series’ jobs in their order, as one lane among the other jobs', async () => {
+    const queue = new LocalChunkQueue(store, 1, synthesize, handler);
+    // added out of order, as a restart takes them up
+    queue.add(addJob('ch2', 2, { id: 'book', idx: 1 }));
+    queue.add(addJob('ch1', 2, { id: 'book', idx: 0 }));
+    queue.add(addJob('x', 2));
+    queue.start();
+    for (let i = 0; i < 6; i++) {
+      calls[i]!.speak();
+      await tick();
+    }
+    expect(dispatched()).toEqual(['ch1/0', 'x/0', 'ch1/1', 'x/1', 'ch2/0', 'ch2/1']);
+  });
+
   it('runs nothing before start, then at most `concurrency` chunks, taking jobs in turn', async () => {
     const queue = new LocalChunkQueue(store, 2, synthesize, handler);
     queue.add(addJob('a', 3));

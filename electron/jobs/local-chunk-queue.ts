@@ -10,6 +10,10 @@ export type UnitSize = (jobId: string) => number;
 
 interface QueuedJob {
   id: string;
+  /** Jobs of one series share a turn; the others each have their own. */
+  lane: string;
+  /** Its place in its series (0 for a job of none). */
+  order: number;
   /**
    * Chunks not yet handed out; their text stays in SQLite until one is dispatched, so a queue
    * of hundreds of long jobs costs a few numbers per job in memory, not its text.
@@ -25,10 +29,15 @@ interface QueuedJob {
 }
 
 /**
- * The embedded chunk queue: chunks of all its jobs are handed out round-robin to a fixed number of
- * concurrent slots on this machine's engines (the worker pool's batch lane), one at a time or, for
- * engines that take batches, as many consecutive ones as fit the job's unit size. A unit frees its
- * slot as soon as its audio is back, before it is saved, so saving never holds an engine idle.
+ * The embedded chunk queue: chunks are handed out to a fixed number of concurrent slots on this
+ * machine's engines (the worker pool's batch lane), one at a time or, for engines that take
+ * batches, as many consecutive ones as fit the job's unit size. A unit frees its slot as soon as
+ * its audio is back, before it is saved, so saving never holds an engine idle.
+ *
+ * Turns go round-robin between lanes: each job is a lane, but the jobs of a series (a book's
+ * chapters, JobSeries) are one lane, served in their order. So a book renders as it is read,
+ * its first chapter done first, and takes one turn among the other clients' jobs whatever its
+ * number of chapters, neither starving them nor starved (docs/projects.md).
  */
 export class LocalChunkQueue implements ChunkQueue {
   private readonly jobs = new Map<string, QueuedJob>();
@@ -51,7 +60,19 @@ export class LocalChunkQueue implements ChunkQueue {
   add(row: JobRow): void {
     const undispatched = row.chunks_total - row.chunks_done;
     const unitChars = this.unitSize(row.id);
-    this.jobs.set(row.id, { id: row.id, undispatched, nextIdx: 0, unitChars, abort: new AbortController(), running: new Set() });
+    const lane = row.series === null ? `job:${row.id}` : `series:${row.series}`;
+    const order = row.series_idx ?? 0;
+    const job = {
+      id: row.id,
+      lane,
+      order,
+      undispatched,
+      nextIdx: 0,
+      unitChars,
+      abort: new AbortController(),
+      running: new Set<Promise<void>>(),
+    };
+    this.jobs.set(row.id, job);
     this.pump();
   }
 
@@ -115,12 +136,23 @@ export class LocalChunkQueue implements ChunkQueue {
     }
   }
 
-  /** Fills free slots with chunks, taking jobs in turn so that no job starves another. */
+  /** The job whose chunks come next: lanes in turn; in a series' lane, its first job with chunks left. */
+  private nextJob(): QueuedJob | undefined {
+    const heads = new Map<string, QueuedJob>();
+    for (const job of this.jobs.values()) {
+      if (job.undispatched === 0) continue;
+      const head = heads.get(job.lane);
+      if (!head || job.order < head.order) heads.set(job.lane, job);
+    }
+    if (heads.size === 0) return undefined;
+    return [...heads.values()][this.turn++ % heads.size];
+  }
+
+  /** Fills free slots with chunks, taking lanes in turn so that none starves another. */
   private pump(): void {
     while (this.started && !this.stopped && !this.paused && this.synthesizing < this.concurrency) {
-      const waiting = [...this.jobs.values()].filter((j) => j.undispatched > 0);
-      if (waiting.length === 0) return;
-      const job = waiting[this.turn++ % waiting.length]!;
+      const job = this.nextJob();
+      if (!job) return;
       const unit = this.dispatch(job);
       if (unit.length === 0) continue;
       this.synthesizing++;

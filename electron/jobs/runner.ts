@@ -6,7 +6,7 @@ import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
 import { unchanged, type Rewrite } from '../lexicon/rewrite';
-import { admitJob, jobDiskKey, unwrittenEstimate, type JobOutput, type NewJob, type QueueBounds } from './admission';
+import { admitJob, assertQueueRoom, jobDiskKey, unwrittenEstimate, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
 import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
@@ -20,7 +20,7 @@ import { JobFinisher } from './finisher';
 import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
-import { parseSpans, type ChunkRow, type JobRow, type JobStore, type NewChunk } from './store';
+import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;
@@ -45,9 +45,10 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private readonly queue: ChunkQueue;
   private readonly finisher: JobFinisher;
   private readonly assembler: JobAssembler;
-  /** Jobs admitted and not yet ended. */
+  /** Jobs admitted and not yet ended nor paused. */
   private readonly active = new Set<string>();
   private stopping: Promise<void> | undefined;
+  private started = false;
 
   constructor(private readonly options: RunnerOptions) {
     super();
@@ -87,6 +88,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
    * gateway calls it once it listens, so that a failed start touches no job.
    */
   start(): void {
+    this.started = true;
     this.queue.start();
     for (const id of this.active) this.assembler.chunkSaved(id);
   }
@@ -94,7 +96,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
   /**
    * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
    * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
-   * stored as spoken, so a resumed or retried job sounds as it was queued.
+   * stored as spoken, so a resumed or retried job sounds as it was queued. `series`: the series
+   * and place the job takes (a project's chapter).
    */
   enqueue(
     resolved: ResolvedVoice,
@@ -103,8 +106,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
     expiresAt: string | null,
     output: JobOutput,
     spoken: Rewrite = unchanged,
+    series: JobSeries | null = null,
   ): Promise<JobRow> {
-    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output };
+    const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output, series };
     const written = chunkText(text, resolved.voice.language);
     const spans = sentenceSpansOrNull(text, written);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
@@ -129,9 +133,58 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return this.admit(resolved, chunks, { title, customTitle, characters, rate, pitch, volume, expiresAt, output, sampleRate });
   }
 
-  /** Stops a running job for good: it fails with the code "cancelled". */
+  /**
+   * Stops an unfinished job for good: it fails with the code "cancelled". A job of a series keeps
+   * its saved chunks and partial audio, for its series to continue it (`resumeJob`); another job's
+   * work files are removed.
+   */
   cancel(id: string): void {
-    this.fail(id, { code: 'cancelled', message: 'The job was cancelled.' });
+    const row = this.options.store.get(id);
+    if (!row) return;
+    const error = { code: 'cancelled', message: 'The job was cancelled.' };
+    const keepWork = row.series !== null;
+    if (row.state !== 'paused') return this.fail(id, error, keepWork);
+    const failed = this.finisher.recordFailure(id, error);
+    if (failed) this.emit('job', { type: 'failed', job: failed });
+    if (!keepWork) void this.files.removeWork(id);
+  }
+
+  /**
+   * Holds an unfinished job back (a project paused): its chunks in flight are dropped, those
+   * saved and its partial audio kept, and it stays unfinished until `resumeJob`. A job whose every
+   * chunk is saved is finishing: it is left to finish (false).
+   */
+  async pauseJob(id: string): Promise<boolean> {
+    const { store } = this.options;
+    const row = store.get(id);
+    if (!row || !this.active.has(id) || row.chunks_done === row.chunks_total) return false;
+    this.active.delete(id);
+    await Promise.all([this.queue.remove(id), this.assembler.drop(id)]);
+    store.transition(id, 'paused');
+    this.emit('job', { type: 'progress', job: store.get(id)! });
+    return true;
+  }
+
+  /**
+   * Takes a paused job up again, or continues a cancelled job of a series from its saved chunks
+   * (it counts against the queue's bounds again), as a restart takes up an unfinished job.
+   */
+  async resumeJob(id: string): Promise<JobRow> {
+    const { store } = this.options;
+    const row = store.get(id)!;
+    if (row.state === 'failed') {
+      assertQueueRoom(store, this.options, row.characters);
+      store.transition(id, 'queued', { finished_at: null, error_code: null, error_message: null });
+    } else {
+      store.transition(id, 'queued');
+    }
+    await this.assembler.takeUp(id);
+    this.activate(store.get(id)!);
+    // chunks saved before: written now, as at a start
+    if (this.started) this.assembler.chunkSaved(id);
+    const resumed = store.get(id)!;
+    this.emit('job', { type: 'progress', job: resumed });
+    return resumed;
   }
 
   /** Gives a job the user's title (checked by the caller). */
@@ -143,11 +196,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return row;
   }
 
-  /** Deletes a finished job with its audio. */
+  /** Deletes a finished job with its audio, and the work a cancelled job of a series kept. */
   async delete(id: string): Promise<void> {
     const deleted = this.options.store.delete(id);
     if (deleted) this.emit('job', { type: 'deleted', job: deleted });
-    await this.files.removeOutputs(id);
+    await this.files.removeWork(id);
   }
 
   /** Tells listeners of a change made to a job outside the runner (its audio expired or found missing, a sentence re-rendered). */
@@ -261,8 +314,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     await this.files.removeChunks(id);
   }
 
-  /** Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it is. */
-  private fail(id: string, error: JobError): void {
+  /**
+   * Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it
+   * is. `keepWork`: its saved chunks and partial audio stay (a cancelled job of a series).
+   */
+  private fail(id: string, error: JobError, keepWork = false): void {
     if (!this.active.delete(id)) return;
     this.options.disk.release(jobDiskKey(id));
     // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
@@ -271,6 +327,6 @@ export class JobRunner extends EventEmitter<JobChanges> {
     const row = this.finisher.recordFailure(id, error);
     if (!row) return;
     this.emit('job', { type: 'failed', job: row });
-    void stopped.then(() => this.files.removeWork(id));
+    if (!keepWork) void stopped.then(() => this.files.removeWork(id));
   }
 }

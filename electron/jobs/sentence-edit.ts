@@ -38,14 +38,15 @@ const EDIT_WORDING = {
  * chunks' offsets in the text follow. Chunk files are not kept after a job is joined, so the job's
  * WAV is the source: a job stored in another format is refused (format_unavailable). The new WAV
  * is written beside the old one: its whole size is reserved in the disk ledger first (507 when it
- * does not fit), and every write asks it.
+ * does not fit), and every write asks it. Answers the job after the edit and where the sentence
+ * was in its text (code points).
  */
 export async function reRenderSentence(
   deps: { store: JobStore; files: JobFiles; registry: EngineRegistry; disk: DiskBudget },
   job: JobRow,
   edit: SentenceEdit,
   signal: AbortSignal,
-): Promise<JobRow> {
+): Promise<{ job: JobRow; span: [number, number] }> {
   const { store, files } = deps;
   if (job.format !== 'wav') {
     throw new ApiError('format_unavailable', `Job ${job.id} is stored as ${job.format}; only a WAV job can have a sentence re-rendered.`);
@@ -94,7 +95,7 @@ export async function reRenderSentence(
   });
   // drawn again from the new WAV at the next request (peaks-file.ts)
   await Promise.all([files.peaksFile(job.id), ...files.legacyPeaksFiles(job.id)].map((f) => rm(f, { force: true })));
-  return store.get(job.id)!;
+  return { job: store.get(job.id)!, span: [textStart, textEnd] };
 }
 
 /** Which chunk, and which of its sentences, is the job's sentence `index`. */

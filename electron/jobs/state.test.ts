@@ -7,6 +7,11 @@ const allowed: [JobState, JobState][] = [
   ['running', 'done'],
   ['running', 'failed'],
   ['running', 'queued'],
+  ['queued', 'paused'],
+  ['running', 'paused'],
+  ['paused', 'queued'],
+  ['paused', 'failed'],
+  ['failed', 'queued'],
 ];
 
 describe('job state machine', () => {
@@ -18,7 +23,7 @@ describe('job state machine', () => {
   });
 
   it('shows waiting jobs as running and keeps the finished states', () => {
-    expect(ALL_STATES.map(publicStatus)).toEqual(['running', 'running', 'done', 'failed']);
+    expect(ALL_STATES.map(publicStatus)).toEqual(['running', 'running', 'running', 'done', 'failed']);
     expect(ALL_STATES.filter(isFinished)).toEqual(['done', 'failed']);
   });
 });

@@ -41,6 +41,19 @@ export interface JobRow {
   joined_chunks: number;
   /** The number of its last change, from one counter over all jobs (their deletions too): later changes have higher numbers. */
   revision: number;
+  /** The series it belongs to (JobSeries), if any. */
+  series: string | null;
+  series_idx: number | null;
+}
+
+/**
+ * Jobs made to be heard in order, as a book's chapters: the queue takes a series' jobs one after
+ * another by `idx` (the series as a whole takes its turn among other jobs), and a cancelled job of
+ * a series keeps its saved chunks, for the series to continue it.
+ */
+export interface JobSeries {
+  id: string;
+  idx: number;
 }
 
 export interface ChunkRow {
@@ -100,6 +113,8 @@ export type NewJob = Pick<
   custom_title?: string | null;
   /** Set at once for a job of several voices (SSML), whose chunks are brought to it; else the first chunk's. */
   sample_rate?: number | null;
+  series?: string | null;
+  series_idx?: number | null;
 };
 
 export interface ListOrder {
@@ -146,16 +161,24 @@ export class JobStore {
   insert(job: NewJob, chunks: NewChunk[]): void {
     const insertJob = this.prepare(
       `INSERT INTO jobs (id, title, custom_title, state, engine, voice, local_voice, rate, pitch, volume, characters, chunks_total, created_at,
-                         expires_at, format, bitrate_kbps, keep_wav, sample_rate)
+                         expires_at, format, bitrate_kbps, keep_wav, sample_rate, series, series_idx)
        VALUES (@id, @title, @custom_title, 'queued', @engine, @voice, @local_voice, @rate, @pitch, @volume, @characters, @chunks_total,
-               @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav, @sample_rate)`,
+               @created_at, @expires_at, @format, @bitrate_kbps, @keep_wav, @sample_rate, @series, @series_idx)`,
     );
     const insertChunk = this.prepare(
       `INSERT INTO chunks (job_id, idx, text, pause_ms, sentences, voice, local_voice, rate, pitch, volume)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
-      insertJob.run({ expires_at: null, custom_title: null, sample_rate: null, ...job, chunks_total: chunks.length });
+      insertJob.run({
+        expires_at: null,
+        custom_title: null,
+        sample_rate: null,
+        series: null,
+        series_idx: null,
+        ...job,
+        chunks_total: chunks.length,
+      });
       chunks.forEach((chunk, idx) => {
         const { voice = null, local_voice = null, rate = null, pitch = null, volume = null } = chunk.own ?? {};
         const sentences = chunk.sentences ? JSON.stringify(chunk.sentences) : null;
@@ -206,10 +229,10 @@ export class JobStore {
     return this.prepare('SELECT * FROM jobs WHERE revision > ? ORDER BY revision LIMIT ?').all(after, limit) as JobRow[];
   }
 
-  /** How many jobs are unfinished (waiting or running), and their characters together. */
+  /** How many jobs are unfinished (waiting, running or paused), and their characters together. */
   unfinishedTotals(): { jobs: number; characters: number } {
     return this.prepare(
-      "SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running')",
+      "SELECT COUNT(*) AS jobs, COALESCE(SUM(characters), 0) AS characters FROM jobs WHERE state IN ('queued', 'running', 'paused')",
     ).get() as { jobs: number; characters: number };
   }
 

@@ -33,6 +33,7 @@ export function toJobView(row: JobRow): Job {
     job_id: row.id,
     title: row.custom_title ?? row.title,
     status: publicStatus(row.state),
+    ...(row.state === 'paused' ? { paused: true as const } : {}),
     progress: { done: row.chunks_done, total: row.chunks_total },
     engine: row.engine,
     voice: row.voice,

@@ -1,5 +1,6 @@
 import type { OutputFormat } from '../contract';
 import type { Db } from '../storage/database';
+import type { SentenceEdit } from './edits';
 
 export interface ProjectSettings {
   title: string;
@@ -26,6 +27,8 @@ export interface ChapterRow {
   job_id: string | null;
   /** What it was rendered from (render-key.ts); null with no job. */
   render_key: string | null;
+  /** Its sentence edits (edits.ts): applied ones in order, then stale ones. */
+  edits: SentenceEdit[];
 }
 
 export type NewChapter = Omit<ChapterRow, 'idx'>;
@@ -53,9 +56,16 @@ export class ProjectStore {
   }
 
   chapters(id: string): ChapterRow[] {
-    return this.db
-      .prepare('SELECT idx, title, text, job_id, render_key FROM project_chapters WHERE project_id = ? ORDER BY idx')
-      .all(id) as ChapterRow[];
+    const rows = this.db
+      .prepare('SELECT idx, title, text, job_id, render_key, edits FROM project_chapters WHERE project_id = ? ORDER BY idx')
+      .all(id) as (Omit<ChapterRow, 'edits'> & { edits: string })[];
+    return rows.map((row) => ({ ...row, edits: JSON.parse(row.edits) as SentenceEdit[] }));
+  }
+
+  /** The project and chapter a job renders, if it renders one. */
+  chapterOfJob(jobId: string): { project_id: string; idx: number } | undefined {
+    return this.db.prepare('SELECT project_id, idx FROM project_chapters WHERE job_id = ?').get(jobId) as
+      { project_id: string; idx: number } | undefined;
   }
 
   insert(project: ProjectRow, chapters: NewChapter[]): void {
@@ -88,6 +98,13 @@ export class ProjectStore {
     })();
   }
 
+  /** A chapter's edits changed; `renderKey`: its audio has them (it was up to date, and stays so), else null to keep its key. */
+  recordEdits(id: string, idx: number, edits: SentenceEdit[], renderKey: string | null): void {
+    this.db
+      .prepare('UPDATE project_chapters SET edits = ?, render_key = COALESCE(?, render_key) WHERE project_id = ? AND idx = ?')
+      .run(JSON.stringify(edits), renderKey, id, idx);
+  }
+
   recordRender(id: string, idx: number, jobId: string, renderKey: string): void {
     this.db
       .prepare('UPDATE project_chapters SET job_id = ?, render_key = ? WHERE project_id = ? AND idx = ?')
@@ -100,8 +117,10 @@ export class ProjectStore {
 
   private insertChapters(id: string, chapters: NewChapter[]): void {
     const insert = this.db.prepare(
-      'INSERT INTO project_chapters (project_id, idx, title, text, job_id, render_key) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO project_chapters (project_id, idx, title, text, job_id, render_key, edits) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    chapters.forEach((chapter, idx) => insert.run(id, idx, chapter.title, chapter.text, chapter.job_id, chapter.render_key));
+    chapters.forEach((chapter, idx) =>
+      insert.run(id, idx, chapter.title, chapter.text, chapter.job_id, chapter.render_key, JSON.stringify(chapter.edits)),
+    );
   }
 }

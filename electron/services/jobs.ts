@@ -23,7 +23,7 @@ import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import type { JobRunner } from '../jobs/runner';
-import type { JobState } from '../jobs/state';
+import { UNFINISHED_STATES, type JobState } from '../jobs/state';
 import type { JobRow, JobStore, ListedJob, ListOrder } from '../jobs/store';
 import { cuesOf, formatSubtitles } from '../jobs/subtitles';
 import { jobTimings } from '../jobs/timings';
@@ -37,13 +37,22 @@ export type JobAudio =
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const STATES_OF: Record<JobStatus, JobState[]> = { running: ['queued', 'running'], done: ['done'], failed: ['failed'] };
+const STATES_OF: Record<JobStatus, JobState[]> = { running: [...UNFINISHED_STATES], done: ['done'], failed: ['failed'] };
+
+/** A sentence of a job given new text: where it was in the job's text (code points) and its new text as written. */
+export interface SentenceEdited {
+  jobId: string;
+  span: [number, number];
+  text: string;
+}
 
 /** Jobs as the product offers them, whatever the transport. */
 export class JobService {
   private readonly peakFiles: PeaksFiles;
   /** Jobs with a sentence being re-rendered: one edit at a time per job. */
   private readonly editing = new Set<string>();
+  /** Told of each sentence edit before it is answered (a project keeps its chapters' edits). */
+  private readonly editObservers: ((edit: SentenceEdited) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: JobStore,
@@ -92,12 +101,22 @@ export class JobService {
   /** Cancels a running job (it stays, failed with "cancelled"), or deletes a finished one and its audio. */
   async cancelOrDelete(id: string): Promise<Job | null> {
     const row = this.row(id);
-    if (row.state === 'queued' || row.state === 'running') {
+    if (UNFINISHED_STATES.includes(row.state)) {
       this.runner.cancel(id);
       return toJobView(this.row(id));
     }
     await this.runner.delete(id);
     return null;
+  }
+
+  /** Holds an unfinished job back, its saved work kept (a project paused); false when it is finishing or not running. */
+  pause(id: string): Promise<boolean> {
+    return this.runner.pauseJob(this.row(id).id);
+  }
+
+  /** Takes up a paused job again, or continues a cancelled job of a series from its saved chunks. */
+  async resume(id: string): Promise<Job> {
+    return toJobView(await this.runner.resumeJob(this.row(id).id));
   }
 
   /** Gives a job a title of the user's; any job, running or ended. */
@@ -119,9 +138,14 @@ export class JobService {
     return toJobView(retried);
   }
 
+  observeSentenceEdits(observer: (edit: SentenceEdited) => Promise<void>): void {
+    this.editObservers.push(observer);
+  }
+
   /**
    * Gives one sentence of a finished job new text: only its chunk is synthesized again, and
-   * spliced into the job's audio (jobs/sentence-edit.ts). Answers the job as it is afterwards.
+   * spliced into the job's audio (jobs/sentence-edit.ts). Answers the job as it is afterwards,
+   * once the observers (a project whose chapter the job is) have recorded the edit.
    */
   async editSentence(id: string, index: string, raw: string): Promise<Job> {
     const text = withoutControls(raw);
@@ -141,7 +165,8 @@ export class JobService {
       const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;
       const edit = { sentence, writtenLength: length, written, spoken };
       const deps = { store: this.store, files: this.runner.files, registry: this.registry, disk: this.runner.disk };
-      await reRenderSentence(deps, row, edit, new AbortController().signal);
+      const edited = await reRenderSentence(deps, row, edit, new AbortController().signal);
+      for (const observer of this.editObservers) await observer({ jobId: id, span: edited.span, text });
       return toJobView(this.runner.changed(id)!);
     } finally {
       this.editing.delete(id);

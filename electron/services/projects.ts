@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ApiError,
   checkTitle,
   DEFAULT_OUTPUT_FORMAT,
-  EXPORT_LIMITS,
   formatNamed,
   type Export,
   type ExportRequest,
@@ -19,16 +18,19 @@ import {
   type RenderResult,
 } from '../contract';
 import type { DiskBudget } from '../jobs/disk-budget';
-import type { JobStore } from '../jobs/store';
+import type { JobState } from '../jobs/state';
+import type { JobRow, JobStore } from '../jobs/store';
 import type { DocumentReader } from '../projects/document-reader';
+import { applyEdits, recordEdit, utf16Offset } from '../projects/edits';
 import { clip, cutManuscript, storedTextBytes } from '../projects/manuscript';
-import type { Rewrite } from '../lexicon/rewrite';
-import { renderKey } from '../projects/render-key';
-import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import type { ChapterRow, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { ExportHold } from './exports';
-import type { JobService } from './jobs';
-import { chapterStatus, chapterView } from './project-chapters';
-import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
+import type { JobService, SentenceEdited } from './jobs';
+import { bookOf } from './project-book';
+import { chapterView, isContinuable, needsRender, projectProgress } from './project-chapters';
+import { chaptersAfter } from './project-manuscript';
+import { RenderKeys, type RevisedLexicon } from './render-keys';
+import type { SynthesisService } from './synthesis';
 import type { Voices } from './voices';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -39,8 +41,7 @@ export interface ProjectDeps {
   voices: Voices;
   synthesis: SynthesisService;
   jobs: JobService;
-  /** `revision` goes up at each change of the lexicon (LexiconService). */
-  lexicon?: (Pronouncer & { readonly revision: number }) | undefined;
+  lexicon?: RevisedLexicon | undefined;
   /** Makes audiobooks of finished jobs (ExportService). */
   exports: { create(request: ExportRequest, hold: ExportHold): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
@@ -60,14 +61,11 @@ const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space,
 export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
   private readonly busy = new Map<string, Promise<unknown>>();
-  /**
-   * Render keys by project and chapter index, with what they were made from: the lexicon's
-   * rewrite of a book's text takes about a second per 500,000 characters, and the studio reads a
-   * rendering project every second; a hash of the text costs a hundredth of that.
-   */
-  private readonly keys = new Map<string, Map<number, { made: string; key: string }>>();
+  private readonly keys: RenderKeys;
 
-  constructor(private readonly deps: ProjectDeps) {}
+  constructor(private readonly deps: ProjectDeps) {
+    this.keys = new RenderKeys(deps.voices, deps.lexicon);
+  }
 
   list(): ProjectList {
     return { projects: this.deps.store.list().map(({ id, chapter_count, ...rest }) => ({ project_id: id, chapter_count, ...rest })) };
@@ -93,7 +91,7 @@ export class ProjectService {
     );
     const now = new Date().toISOString();
     const row: ProjectRow = { id: randomUUID(), ...settings, source_name: manuscript.name.trim(), created_at: now, updated_at: now };
-    const stored = chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null }));
+    const stored = chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null, edits: [] }));
     await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () => store.insert(row, stored));
     return this.view(row);
   }
@@ -108,23 +106,69 @@ export class ProjectService {
 
   /**
    * Cuts a new manuscript into chapters. A chapter whose text is found unchanged (anywhere in the
-   * new order) keeps its job; the jobs of chapters gone or changed are deleted.
+   * new order) keeps its job; the jobs of chapters gone or changed are deleted. Sentence edits go
+   * with their chapter, stale where their sentence is gone (project-manuscript.ts).
    */
   replaceManuscript(id: string, file: ManuscriptFile): Promise<Project> {
     return this.serially(id, async () => {
       this.row(id);
       const { chapters } = await cutManuscript(file, this.deps.maxTextLength(), this.deps.documents);
-      const old = this.deps.store.chapters(id);
-      const kept = new Set<ChapterRow>();
-      const next: NewChapter[] = chapters.map((chapter) => {
-        const same = old.find((o) => !kept.has(o) && o.text === chapter.text && o.job_id !== null);
-        if (same) kept.add(same);
-        return { ...chapter, job_id: same?.job_id ?? null, render_key: same?.render_key ?? null };
-      });
+      const { next, dropped } = chaptersAfter(this.deps.store.chapters(id), chapters);
       await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () =>
         this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString()),
       );
-      await this.dropJobs(old.filter((o) => !kept.has(o)).map((o) => o.job_id));
+      await this.dropJobs(dropped);
+      return this.get(id);
+    });
+  }
+
+  /**
+   * A sentence of a chapter's job was given new text (JobService.editSentence): the edit becomes
+   * the chapter's, kept beside the manuscript's text, so every later render says it. A chapter
+   * that was up to date stays so: its audio has the edit. `span`: the sentence in the job's text
+   * (code points), which is the chapter's text as rendered.
+   */
+  async sentenceEdited({ jobId, span, text }: SentenceEdited): Promise<void> {
+    const place = this.deps.store.chapterOfJob(jobId);
+    if (!place) return;
+    await this.serially(place.project_id, () => {
+      const project = this.deps.store.get(place.project_id);
+      const chapter = this.deps.store.chapters(place.project_id).find((c) => c.idx === place.idx);
+      if (!project || !chapter || chapter.job_id !== jobId) return; // replaced meanwhile
+      const rendered = applyEdits(chapter.text, chapter.edits);
+      const keyOf = this.keys.maker(project);
+      const upToDate = keyOf !== null && chapter.render_key === keyOf(chapter);
+      const edits = recordEdit(chapter.text, chapter.edits, [utf16Offset(rendered, span[0]), utf16Offset(rendered, span[1])], text);
+      const key = upToDate ? keyOf({ ...chapter, edits }) : null;
+      this.deps.store.recordEdits(project.id, chapter.idx, edits, key);
+    });
+  }
+
+  /**
+   * Forgets a stale sentence edit (its sentence is no longer in the manuscript). An applied edit
+   * is undone by editing its sentence back, which re-renders it: its chapter's audio and text stay
+   * one.
+   */
+  dismissEdit(id: string, index: string, n: string): Promise<Project> {
+    return this.serially(id, () => {
+      const chapter = /^[0-9]{1,4}$/.test(index)
+        ? this.deps.store.chapters(this.row(id).id).find((c) => c.idx === Number(index))
+        : undefined;
+      if (!chapter) throw new ApiError('not_found', `The project has no chapter ${index}.`);
+      const edit = /^[0-9]{1,4}$/.test(n) ? chapter.edits[Number(n)] : undefined;
+      if (!edit) throw new ApiError('not_found', `Chapter ${index} has no edit ${n}.`);
+      if (edit.at !== null) {
+        throw new ApiError(
+          'invalid_request',
+          `Edit ${n} of chapter ${index} is in the chapter's audio: edit its sentence back to "${edit.original}" to undo it.`,
+        );
+      }
+      this.deps.store.recordEdits(
+        id,
+        chapter.idx,
+        chapter.edits.filter((e) => e !== edit),
+        null,
+      );
       return this.get(id);
     });
   }
@@ -134,7 +178,7 @@ export class ProjectService {
     return this.serially(id, async () => {
       const jobIds = this.deps.store.chapters(this.row(id).id).map((c) => c.job_id);
       this.deps.store.delete(id);
-      this.keys.delete(id);
+      this.keys.forget(id);
       await this.dropJobs(jobIds);
     });
   }
@@ -143,116 +187,94 @@ export class ProjectService {
   render(id: string): Promise<RenderResult> {
     return this.serially(id, async () => {
       const project = this.row(id);
-      const keyOf = this.keyMaker(project);
+      const keyOf = this.keys.maker(project);
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
       for (const chapter of this.deps.store.chapters(id)) {
         const key = keyOf(chapter);
-        if (!this.needsRender(chapter, key)) {
+        const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
+        if (job && chapter.render_key === key && isContinuable(job)) {
+          // cancelled: it goes on from its finished chunks
+          await this.deps.jobs.resume(job.id);
+          result.queued.push({ index: chapter.idx, job_id: job.id, continued: true });
+          continue;
+        }
+        if (!needsRender(chapter, key, job)) {
           result.unchanged.push(chapter.idx);
           continue;
         }
         const jobId = await this.queue(project, chapter);
         this.deps.store.recordRender(id, chapter.idx, jobId, key);
         await this.dropJobs([chapter.job_id]);
-        result.queued.push({ index: chapter.idx, job_id: jobId });
+        result.queued.push({ index: chapter.idx, job_id: jobId, continued: false });
       }
       return { ...result, project: this.get(id) };
     });
   }
 
-  /**
-   * An audiobook of the project: every chapter's job in order, each a chapter titled as the
-   * chapter, tagged with the project's title and author. Every chapter must be rendered and up to
-   * date: a book with a chapter missing or stale is refused rather than made. The export holds
-   * `hold` until it ends; a refusal gives it back at once.
-   */
-  exportBook(id: string, body: ProjectExportBody, hold: ExportHold): Promise<Export> {
-    const made = this.serially(id, () => {
-      const project = this.get(id);
-      const waiting = project.chapters.filter((c) => c.status !== 'done' || c.needs_render).map((c) => c.index + 1);
-      if (waiting.length > 0) {
-        const which = waiting.length === 1 ? `Chapter ${waiting[0]} is` : `Chapters ${waiting.join(', ')} are`;
-        throw new ApiError(
-          'project_not_rendered',
-          `${which} not rendered or out of date: render the project, then export once every chapter is done.`,
-        );
-      }
-      if (project.chapters.length > EXPORT_LIMITS.jobs) {
-        throw new ApiError(
-          'too_many_chapters',
-          `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
-        );
-      }
-      return this.deps.exports.create(
-        {
-          ...body,
-          job_ids: project.chapters.map((c) => c.job_id!),
-          title: project.title,
-          ...(project.author ? { author: project.author } : {}),
-          chapters: project.chapters.map((c) => ({ job_id: c.job_id!, title: c.title, text_offset: 0 })),
-        },
-        hold,
-      );
+  /** Holds back every chapter being rendered; what they have synthesized is kept for `resume`. */
+  pause(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['queued', 'running'])) await this.deps.jobs.pause(job.id);
+      return this.get(id);
     });
+  }
+
+  /** Takes up again every chapter paused, in reading order. */
+  resume(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['paused'])) await this.deps.jobs.resume(job.id);
+      return this.get(id);
+    });
+  }
+
+  /**
+   * Stops every chapter being rendered or paused. Their finished chunks are kept: the next render
+   * continues each where it stopped (unless its text or settings changed meanwhile).
+   */
+  cancel(id: string): Promise<Project> {
+    return this.serially(id, async () => {
+      for (const job of this.chapterJobs(id, ['queued', 'running', 'paused'])) await this.deps.jobs.cancelOrDelete(job.id);
+      return this.get(id);
+    });
+  }
+
+  /** An audiobook of the project, its chapters in order (project-book.ts); every chapter rendered and up to date. */
+  exportBook(id: string, body: ProjectExportBody, hold: ExportHold): Promise<Export> {
+    const made = this.serially(id, () => this.deps.exports.create(bookOf(this.get(id), body), hold));
+    // a refusal gives the export's slot back at once
     made.catch(() => hold.release());
     return made;
   }
 
   private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {
     const { voice, rate, pitch, volume, format } = project;
-    const answer = await this.deps.synthesis.synthesize({
-      text: chapter.text,
+    const body = {
+      text: applyEdits(chapter.text, chapter.edits),
       voice,
       rate,
       pitch,
       volume,
       format,
-      mode: 'job',
+      mode: 'job' as const,
       // an export reads samples: a compressed chapter keeps its WAV beside it
       keep_wav: format !== 'wav',
-    });
+    };
+    // the project's chapters are one series: rendered in reading order
+    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx });
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;
   }
 
-  private needsRender(chapter: ChapterRow, key: string | null): boolean {
-    if (key === null || chapter.render_key !== key || chapter.job_id === null) return true;
-    const status = chapterStatus(this.deps.jobStore.get(chapter.job_id));
-    return status === 'not_rendered' || status === 'failed' || status === 'expired';
-  }
-
-  /** The render key of a chapter for this project's settings; null when its voice is gone. */
-  private keyMaker(project: ProjectRow): ((chapter: ChapterRow) => string) | null {
-    let spoken: Rewrite;
-    try {
-      spoken = spokenBy(this.deps.lexicon, this.deps.voices.resolve({ voice: project.voice }));
-    } catch {
-      return null;
-    }
-    const { voice, rate, pitch, volume, format } = project;
-    const settings = JSON.stringify([this.deps.lexicon?.revision ?? 0, voice, rate, pitch, volume, format]);
-    let keys = this.keys.get(project.id);
-    if (!keys) this.keys.set(project.id, (keys = new Map()));
-    return (chapter) => {
-      const made = `${settings}${createHash('sha256').update(chapter.text).digest('hex')}`;
-      const known = keys.get(chapter.idx);
-      if (known?.made === made) return known.key;
-      const key = renderKey({ spoken: spoken(chapter.text).text, voice, rate, pitch, volume, format });
-      keys.set(chapter.idx, { made, key });
-      return key;
-    };
-  }
-
   private view(row: ProjectRow): Project {
-    const keyOf = this.keyMaker(row);
+    const keyOf = this.keys.maker(row);
     const chapters: Chapter[] = this.deps.store.chapters(row.id).map((chapter) => {
       const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
-      return chapterView(chapter, job, this.needsRender(chapter, keyOf?.(chapter) ?? null));
+      return chapterView(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job));
     });
     const { id, ...rest } = row;
-    return { project_id: id, ...rest, chapters };
+    return { project_id: id, ...rest, render: projectProgress(chapters), chapters };
   }
 
   /** Settings with a change applied, checked: titles one line, the voice installed (its id as resolved). */
@@ -274,8 +296,16 @@ export class ProjectService {
     return row;
   }
 
+  /** The jobs of the project's chapters in these states, in reading order. */
+  private chapterJobs(id: string, states: JobState[]): JobRow[] {
+    return this.deps.store
+      .chapters(this.row(id).id)
+      .map((chapter) => (chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id)))
+      .filter((job): job is JobRow => job !== undefined && states.includes(job.state));
+  }
+
   /** Cancels (if running) and deletes jobs a project no longer uses; a job already deleted is skipped. */
-  private async dropJobs(ids: (string | null)[]): Promise<void> {
+  private async dropJobs(ids: readonly (string | null)[]): Promise<void> {
     for (const id of ids) {
       if (id === null || !this.deps.jobStore.get(id)) continue;
       if ((await this.deps.jobs.cancelOrDelete(id)) !== null) await this.deps.jobs.cancelOrDelete(id);

@@ -18,6 +18,7 @@ import type { Pcm } from '../audio/pcm';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { titleOf } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
+import type { JobSeries } from '../jobs/store';
 import { unchanged, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
 import { ssmlJobChunks } from '../ssml/job-chunks';
@@ -83,7 +84,8 @@ export class SynthesisService {
     private readonly lexicon?: Pronouncer,
   ) {}
 
-  async synthesize(body: SynthesizeBody): Promise<SynthesisResult> {
+  /** `series`: a job's place in a series (a project's chapter, docs/projects.md); no API client gives one. */
+  async synthesize(body: SynthesizeBody, series: JobSeries | null = null): Promise<SynthesisResult> {
     const text = withoutControls(body.text);
     const length = codePoints(text);
     const { maxTextLength, inlineThreshold } = this.limits();
@@ -102,6 +104,7 @@ export class SynthesisService {
         ...job,
         output: { ...output, keepWav: body.keep_wav ?? false },
         sampleRate: jobSampleRate(plan),
+        series,
       });
       return { kind: 'job', job: toJobView(row) };
     }
@@ -114,6 +117,7 @@ export class SynthesisService {
         this.expiryOfNewJob(),
         { ...output, keepWav: body.keep_wav ?? false },
         spoken,
+        series,
       );
       return { kind: 'job', job: toJobView(job) };
     }

@@ -17,7 +17,15 @@ import type {
   VoiceState,
 } from '../contract/voice-library';
 import type { CatalogStore, LoadedCatalog } from '../voices/catalog';
-import { installDiskKey, installedDir, installVoice, isPinned, readVoiceManifest, reserveForInstall, type InstallDisk } from '../voices/installer';
+import {
+  installDiskKey,
+  installedDir,
+  installVoice,
+  isPinned,
+  readVoiceManifest,
+  reserveForInstall,
+  type InstallDisk,
+} from '../voices/installer';
 
 export interface NeuralEngineHooks {
   /** Probes the neural engine again (its voices follow the models folder). */

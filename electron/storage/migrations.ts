@@ -119,4 +119,12 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE job_revision SET value = value + 1;
   END;
   `,
+  // 10: a job's series (a project's chapters) and its place in it: the queue takes a series' jobs in
+  // order, and a cancelled one keeps its saved chunks; a chapter's sentence edits (JSON), the
+  // manuscript's text kept as it is (docs/projects.md)
+  `
+  ALTER TABLE jobs ADD COLUMN series TEXT;
+  ALTER TABLE jobs ADD COLUMN series_idx INTEGER;
+  ALTER TABLE project_chapters ADD COLUMN edits TEXT NOT NULL DEFAULT '[]';
+  `,
 ];

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** Another client's text, told apart from `prose` by its words. */
+export const OTHER_CLIENT_TEXT = 'Quillon the ferryman rowed across the harbour at dawn. The gulls followed his small boat home.';
+
 /** Plain prose of about `chars` characters, in sentences. */
 export function prose(chars: number): string {
   const sentences = [

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ChapterEditParams,
   ErrorBody,
   ExportAccepted,
   exportPath,
@@ -103,6 +104,28 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
     },
     handler: async (request) => projects.render(request.params.id),
   });
+
+  app.delete('/projects/:id/chapters/:index/edits/:n', {
+    schema: {
+      tags,
+      summary: 'Forget a stale sentence edit (the manuscript changed under it)',
+      params: ChapterEditParams,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => projects.dismissEdit(request.params.id, request.params.index, request.params.n),
+  });
+
+  const actions = {
+    pause: 'Pause the chapters being rendered; their finished chunks are kept',
+    resume: 'Resume the paused chapters, in reading order',
+    cancel: 'Stop the chapters being rendered or paused; their finished chunks are kept, and the next render continues them',
+  } as const;
+  for (const [action, summary] of Object.entries(actions) as [keyof typeof actions, string][]) {
+    app.post(`/projects/:id/${action}`, {
+      schema: { tags, summary, params, response: { 200: Project, 404: ErrorBody, 429: ErrorBody } },
+      handler: async (request) => projects[action](request.params.id),
+    });
+  }
 
   app.post('/projects/:id/export', {
     schema: {

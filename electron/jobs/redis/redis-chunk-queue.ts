@@ -39,6 +39,12 @@ export class RedisChunkQueue implements ChunkQueue {
   private started = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * Jobs' chunks are added to Redis one job after another, in the order the jobs came: hosts take
+   * tasks first in, first out, so a project's chapters, queued in reading order, come in that
+   * order (two jobs added at once had the second's chunks ahead of the first's).
+   */
+  private adding: Promise<unknown> = Promise.resolve();
 
   constructor(
     url: string,
@@ -64,7 +70,7 @@ export class RedisChunkQueue implements ChunkQueue {
   add(row: JobRow): void {
     const job = { id: row.id, voice: row.voice, abort: new AbortController(), saving: new Set<Promise<void>>(), enqueued: false };
     this.jobs.set(row.id, job);
-    if (this.started) void this.enqueue(job).then(() => this.publishWanted());
+    if (this.started) this.adding = this.adding.then(() => this.enqueue(job)).then(() => this.publishWanted());
   }
 
   async remove(jobId: string): Promise<void> {

@@ -378,6 +378,18 @@ export class OratorClient {
     return checked<RenderResult>(RenderResult, await jsonBody(response), 'render result');
   }
 
+  /** Forgets a stale sentence edit of a chapter (its sentence is no longer in the manuscript). */
+  async dismissEdit(id: string, chapter: number, edit: number) {
+    const response = await this.send(`${projectPath(id)}/chapters/${chapter}/edits/${edit}`, { method: 'DELETE' });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  /** Pauses, resumes or cancels the project's render (docs/projects.md). */
+  async projectAction(id: string, action: 'pause' | 'resume' | 'cancel') {
+    const response = await this.send(`${projectPath(id)}/${action}`, { method: 'POST' });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
   /** An audiobook of a rendered project, made in the background like any export. */
   async exportProject(id: string, body: ProjectExportBody) {
     const response = await this.send(`${projectPath(id)}/export`, { method: 'POST', body: JSON.stringify(body) });

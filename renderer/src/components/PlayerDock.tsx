@@ -59,6 +59,7 @@ function Player({ source }: { source: PlayerSource }) {
         if (abort.signal.aborted) return;
         setLoaded({ key: source.key, state: { status: 'ready', mode } });
         ws.setPlaybackRate(speed, true);
+        if (source.kind === 'job' && source.startAt) ws.setTime(Math.min(source.startAt, ws.getDuration()));
         if (useApp.getState().autoplay) ws.play().catch(() => undefined); // blocked autoplay just leaves it paused
       })
       .catch((error: unknown) => {

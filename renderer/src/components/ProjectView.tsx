@@ -1,11 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
+import type { ProgressSample } from '../lib/throughput';
 import { useApp } from '../store';
+import { ChapterEdits } from './ChapterEdits';
+import { ChapterStatus } from './ChapterStatus';
 import { ProjectExport } from './ProjectExport';
+import { ProjectRenderControls } from './ProjectRenderControls';
 import { VoicePicker } from './VoicePicker';
 
 interface Props {
   project: Project;
+  /** Its render's progress as seen changing (ProjectsPanel), for the time left. */
+  samples: readonly ProgressSample[];
   /** The project as it is now; null once deleted. */
   onChange(project: Project | null): void;
   /** Its title, author or existence changed: the list shows them. */
@@ -13,29 +19,21 @@ interface Props {
   onError(error: unknown): void;
 }
 
-const STATUS_LABEL: Record<Chapter['status'], string> = {
-  not_rendered: 'Not rendered',
-  queued: 'Queued',
-  running: 'Rendering',
-  done: 'Done',
-  failed: 'Failed',
-  expired: 'Audio expired',
-};
-
-/** How often a project with chapters queued or running is read again. */
+/** How often a project with chapters rendering is read again. */
 const POLL_MS = 1000;
 
 const settingsOf = (p: Project) => ({ title: p.title, author: p.author, voice: p.voice, rate: p.rate, format: p.format });
 
 /** One project: its settings, Render (saying how many chapters it will synthesize), and its chapters. */
-export function ProjectView({ project, onChange, onListChange, onError }: Props) {
+export function ProjectView({ project, samples, onChange, onListChange, onError }: Props) {
   const client = useApp((s) => s.client)!;
   const [form, setForm] = useState(settingsOf(project));
   const [formOf, setFormOf] = useState(project.updated_at);
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const pending = project.chapters.filter((c) => c.needs_render).length;
-  const active = project.chapters.some((c) => c.status === 'queued' || c.status === 'running');
+  const active = project.render.state === 'rendering';
+  // a sentence of one of its chapters edited in the player: the chapter now has the edit
+  const played = useApp((s) => (s.current?.kind === 'job' ? s.current : null));
 
   // the form follows the project's saved settings when they change, not at every poll
   if (formOf !== project.updated_at) {
@@ -49,6 +47,13 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
     const timer = setTimeout(() => client.project(project.project_id).then(onChange, onError), POLL_MS);
     return () => clearTimeout(timer);
   }, [active, client, project, onChange, onError]);
+
+  useEffect(() => {
+    if (!played || !project.chapters.some((c) => c.job_id === played.jobId)) return;
+    client.project(project.project_id).then(onChange, onError);
+    // on each new source only (a sentence edit plays the job again)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [played?.key]);
 
   const run = (work: () => Promise<void>) => {
     setBusy(true);
@@ -65,14 +70,6 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
       setStatus('Settings saved.');
     });
   };
-
-  const render = () =>
-    run(async () => {
-      const result = await client.renderProject(project.project_id);
-      onChange(result.project);
-      const n = result.queued.length;
-      setStatus(n === 0 ? 'Every chapter is up to date: nothing to synthesize.' : `Rendering ${n} ${n === 1 ? 'chapter' : 'chapters'}.`);
-    });
 
   const play = (chapter: Chapter) =>
     run(async () => {
@@ -138,9 +135,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
         </button>
       </form>
       <div className="project-actions">
-        <button type="button" className="primary" onClick={render} disabled={busy || pending === 0}>
-          {pending === 0 ? 'Up to date' : `Render ${pending} ${pending === 1 ? 'chapter' : 'chapters'}`}
-        </button>
+        <ProjectRenderControls project={project} samples={samples} busy={busy} run={run} onChange={onChange} onStatus={setStatus} />
         <button
           type="button"
           className="secondary small"
@@ -190,23 +185,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
           ))}
         </tbody>
       </table>
+      <ChapterEdits project={project} onChange={onChange} onError={onError} />
     </div>
-  );
-}
-
-function ChapterStatus({ chapter }: { chapter: Chapter }) {
-  const { done, total } = chapter.progress;
-  const label = STATUS_LABEL[chapter.status];
-  return (
-    <span className="chapter-status" title={chapter.error?.message}>
-      {chapter.status === 'running' && total > 0 ? (
-        <>
-          {label} <progress value={done} max={total} aria-label={`${chapter.title}: ${done} of ${total} chunks`} />
-        </>
-      ) : (
-        label
-      )}
-      {chapter.needs_render && chapter.status !== 'not_rendered' && <span className="tag">changed</span>}
-    </span>
   );
 }

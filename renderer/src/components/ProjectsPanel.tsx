@@ -18,6 +18,7 @@ export function ProjectsPanel() {
   const error = useApp((s) => s.projectsError);
   const updateProject = useApp((s) => s.updateProject);
   const { loadProjects, createProject, openProject, projectFailed } = useApp.getState();
+  const samples = useApp((s) => s.projectSamples);
 
   // one function per open project: the view's polling depends on it
   const chosenId = chosen?.project_id;
@@ -77,6 +78,7 @@ export function ProjectsPanel() {
         <ProjectView
           key={chosen.project_id}
           project={chosen}
+          samples={samples}
           onChange={onChange}
           onListChange={() => void loadProjects()}
           onError={projectFailed}

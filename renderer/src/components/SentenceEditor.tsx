@@ -3,12 +3,14 @@ import { SENTENCE_MAX_CHARS, type SentenceTiming } from '../api/contract';
 import { describeError } from '../lib/format';
 import { useApp } from '../store';
 
-type State = { mode: 'closed' } | { mode: 'editing'; index: number; text: string } | { mode: 'saving'; index: number; text: string };
+/** `at`: where the sentence starts in the audio, where the player goes on once it is re-rendered. */
+type State = { mode: 'closed' } | { mode: 'editing' | 'saving'; index: number; text: string; at: number };
 
 /**
  * Edit one sentence of a finished job: the gateway synthesizes only its chunk again and splices it
- * in (PUT /jobs/{id}/sentences/{n}); the player then reloads the job. Edits the sentence that is
- * highlighted (the one playing, or the one last clicked).
+ * in (PUT /jobs/{id}/sentences/{n}); the player then reloads the job and plays on from the
+ * sentence, not from 0:00. Edits the sentence that is highlighted (the one playing, or the one last
+ * clicked). A project's chapter keeps the edit (docs/projects.md).
  */
 export function SentenceEditor({ jobId, current, sentence }: { jobId: string; current: number; sentence: SentenceTiming | undefined }) {
   const client = useApp((s) => s.client);
@@ -22,7 +24,7 @@ export function SentenceEditor({ jobId, current, sentence }: { jobId: string; cu
           type="button"
           className="secondary small"
           disabled={!sentence}
-          onClick={() => sentence && setState({ mode: 'editing', index: current, text: sentence.text })}
+          onClick={() => sentence && setState({ mode: 'editing', index: current, text: sentence.text, at: sentence.start_s })}
         >
           Edit sentence
         </button>
@@ -44,7 +46,7 @@ export function SentenceEditor({ jobId, current, sentence }: { jobId: string; cu
       setError(null);
       setState({ mode: 'closed' });
       useApp.getState().upsertJob(job);
-      useApp.getState().playJob(job);
+      useApp.getState().playJob(job, state.at);
     } catch (failure) {
       useApp.getState().noteAuthError(failure);
       setError(describeError(failure));

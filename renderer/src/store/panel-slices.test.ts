@@ -29,6 +29,7 @@ const project = (id: string): Project => ({
   source_name: `${id}.md`,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
+  render: { state: 'up_to_date', chapters_done: 0, chapters_total: 0, chunks_done: 0, chunks_total: 0 },
   chapters: [],
 });
 

@@ -1,5 +1,6 @@
 import type { Project, ProjectSummary } from '../api/contract';
 import { describeError } from '../lib/format';
+import { addSample, type ProgressSample } from '../lib/throughput';
 import { manuscriptFile } from '../lib/manuscript-file';
 import { request, type Work } from './request';
 import type { SliceCreator } from './types';
@@ -9,6 +10,8 @@ export interface ProjectsSlice {
   projects: ProjectSummary[];
   /** The open project as last read; null for none. */
   project: Project | null;
+  /** Each read of the open project's render progress, for its time left (lib/throughput.ts). */
+  projectSamples: ProgressSample[];
   /** The last project request's error, until the next list or project request. */
   projectsError: string | null;
   loadProjects(): Promise<void>;
@@ -30,12 +33,15 @@ export const createProjectsSlice: SliceCreator<ProjectsSlice> = (set, get) => {
   };
   const open = (project: Project) => {
     asked = project.project_id;
-    set({ project });
+    const sample = { at: Date.now(), done: project.render.chunks_done };
+    const same = get().project?.project_id === project.project_id;
+    set({ project, projectSamples: same ? addSample(get().projectSamples, sample) : [sample] });
   };
 
   return {
     projects: [],
     project: null,
+    projectSamples: [],
     projectsError: null,
 
     async loadProjects() {
@@ -62,7 +68,7 @@ export const createProjectsSlice: SliceCreator<ProjectsSlice> = (set, get) => {
     updateProject(id, project) {
       if (get().project?.project_id !== id) return;
       if (project) open(project);
-      else set({ project: null });
+      else set({ project: null, projectSamples: [] });
     },
 
     projectFailed(error) {

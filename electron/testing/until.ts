@@ -1,0 +1,10 @@
+/** Test support: polls `check` every 50 ms until it gives a value (not undefined), or fails after `timeoutMs`. */
+export async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
