@@ -45,7 +45,8 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
   const frames = await open(framesFile, 'w', 0o600);
   const reader = new AdtsReader();
   const keep = async (adts: Uint8Array) => {
-    for (const frame of reader.push(adts)) await frames.write(frame);
+    const raw = reader.push(adts);
+    if (raw.length > 0) await frames.write(raw);
   };
   return {
     push: async (samples) => keep(await encoder.push(samples)),
@@ -56,7 +57,7 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
       const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
       const book = await open(options.file, 'w', 0o600);
       try {
-        await book.write(head);
+        await book.writev(head);
         for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
         await book.write(tail);
       } finally {
@@ -165,6 +166,8 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
         at += piece.length;
         written += piece.length;
       }
+      // the encoder outruns the disk at times: what it made waits here, not in memory
+      await writes;
       if (failure) throw failure;
     },
     async finish() {
