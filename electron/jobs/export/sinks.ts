@@ -103,6 +103,17 @@ function entryName(index: number, count: number, title: string, extension: strin
   return `${number} ${safe || 'Chapter'}.${extension}`;
 }
 
+/**
+ * An entry made on Unix, readable by its owner and others: Info-ZIP (the unzip of Linux and macOS)
+ * honours the UTF-8 flag of a name only from Unix, and turns "Über" into "+£ber" otherwise.
+ */
+function zipEntry(name: string): ZipPassThrough {
+  const entry = new ZipPassThrough(name);
+  entry.os = 3;
+  entry.attrs = 0o100644 * 0x10000;
+  return entry;
+}
+
 export async function zipSink(options: SinkOptions): Promise<BookSink> {
   const handle = await open(options.file, 'w', 0o600);
   let writes: Promise<unknown> = Promise.resolve();
@@ -119,7 +130,7 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
   let written = 0;
 
   const addText = (name: string, text: string) => {
-    const file = new ZipPassThrough(name);
+    const file = zipEntry(name);
     zip.add(file);
     file.push(new TextEncoder().encode(text), true);
   };
@@ -141,7 +152,7 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
     index++;
     const chapter = chapters[index]!;
     encoder = await createEncoder('mp3', { sampleRate: rate, bitrateKbps: options.bitrateKbps });
-    entry = new ZipPassThrough(entryName(index, chapters.length, chapter.title, 'mp3'));
+    entry = zipEntry(entryName(index, chapters.length, chapter.title, 'mp3'));
     zip.add(entry);
     const tag = id3Tag({
       title: chapter.title,
