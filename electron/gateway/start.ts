@@ -130,7 +130,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     });
     const lexicon = await LexiconService.open(config.dataDir);
     const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
-    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
+    const projectStore = new ProjectStore(db);
+    const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk, (id) =>
+      projectStore.chapterTitleOfJob(id),
+    );
     undo.unshift(() => exports.close());
 
     const synthesis = new SynthesisService(
@@ -141,7 +144,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       lexicon,
     );
     const projects = new ProjectService({
-      store: new ProjectStore(db),
+      store: projectStore,
       jobStore: store,
       registry,
       synthesis,
@@ -149,6 +152,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       lexicon,
       exports,
       maxTextLength: () => settings.limits().maxTextLength,
+      disk,
     });
 
     let hosts = new Set<string>(); // known once the port is

@@ -58,6 +58,12 @@ export class ProjectStore {
       .all(id) as ChapterRow[];
   }
 
+  /** The title of the chapter a job renders, if it renders one. */
+  chapterTitleOfJob(jobId: string): string | undefined {
+    const row = this.db.prepare('SELECT title FROM project_chapters WHERE job_id = ?').get(jobId) as { title: string } | undefined;
+    return row?.title;
+  }
+
   insert(project: ProjectRow, chapters: NewChapter[]): void {
     this.db.transaction(() => {
       this.db

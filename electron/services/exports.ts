@@ -7,6 +7,8 @@ import { stat } from 'node:fs/promises';
 import {
   ApiError,
   bitrateProblem,
+  estimateExportBytes,
+  EXPORT_DEFAULT_KBPS,
   EXPORT_LIMITS,
   EXPORT_MEDIA,
   exportFilePath,
@@ -23,7 +25,9 @@ import type { JobStore } from '../jobs/store';
 import { sampleSource } from '../jobs/transcode';
 import type { JobService } from './jobs';
 
-const DEFAULT_BITRATE_KBPS = 64;
+/** The chapter title of a job that renders a project's chapter (ProjectStore), else undefined. */
+export type ChapterTitleOfJob = (jobId: string) => string | undefined;
+
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -43,10 +47,18 @@ export class ExportService {
     private readonly jobStore: JobStore,
     private readonly files: JobFiles,
     private readonly disk: DiskBudget,
+    private readonly chapterTitle: ChapterTitleOfJob,
   ) {}
 
-  static async open(store: ExportStore, jobs: JobService, jobStore: JobStore, files: JobFiles, disk: DiskBudget): Promise<ExportService> {
-    const service = new ExportService(store, jobs, jobStore, files, disk);
+  static async open(
+    store: ExportStore,
+    jobs: JobService,
+    jobStore: JobStore,
+    files: JobFiles,
+    disk: DiskBudget,
+    chapterTitle: ChapterTitleOfJob,
+  ): Promise<ExportService> {
+    const service = new ExportService(store, jobs, jobStore, files, disk, chapterTitle);
     for (const record of await store.load()) service.records.set(record.export_id, record);
     return service;
   }
@@ -176,7 +188,7 @@ export class ExportService {
 
   /** The file, at 1.5 × its bitrate (containers and codecs overshoot), must fit above the disk's free minimum. */
   private async assertRoom(seconds: number, kbps: number): Promise<void> {
-    const needed = Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
+    const needed = estimateExportBytes(seconds, kbps);
     const free = await this.disk.free();
     if (free - needed < this.disk.minFreeBytes) {
       const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
@@ -236,14 +248,17 @@ export class ExportService {
         },
       );
       const samples = Math.floor((bytes - source.offset) / 2);
-      parts.push({ jobId, title: row.custom_title ?? row.title, titleGiven: row.custom_title !== null, source, samples, timings });
+      // a project's job is titled "Book: Chapter" in the job list; in the book it is the chapter
+      const chapter = this.chapterTitle(jobId);
+      const title = chapter ?? row.custom_title ?? row.title;
+      parts.push({ jobId, title, titleGiven: chapter !== undefined || row.custom_title !== null, source, samples, timings });
     }
     return parts;
   }
 }
 
 function specOf(request: ExportRequest): ExportSpec {
-  const bitrateKbps = request.bitrate_kbps ?? DEFAULT_BITRATE_KBPS;
+  const bitrateKbps = request.bitrate_kbps ?? EXPORT_DEFAULT_KBPS;
   const problem = bitrateProblem(request.format === 'm4b' ? 'm4a' : 'mp3', bitrateKbps);
   if (problem) throw new ApiError('invalid_request', problem);
   return {

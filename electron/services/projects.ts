@@ -3,7 +3,6 @@ import {
   ApiError,
   checkTitle,
   DEFAULT_OUTPUT_FORMAT,
-  EXPORT_LIMITS,
   type Export,
   type ExportRequest,
   OPTION_RANGES,
@@ -12,6 +11,7 @@ import {
   type ManuscriptFile,
   type Project,
   type ProjectCreate,
+  type ProjectDisk,
   type ProjectExportBody,
   type ProjectList,
   type ProjectPatch,
@@ -24,6 +24,7 @@ import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { JobService } from './jobs';
 import { chapterStatus, chapterView } from './project-chapters';
+import { assertRoomToRender, projectDisk, type DiskChapter, type DiskSpace } from './project-disk';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,6 +41,8 @@ export interface ProjectDeps {
   exports: { create(request: ExportRequest): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
+  /** The data folder's disk: a render that would not fit is refused before anything is queued. */
+  disk: DiskSpace;
 }
 
 /**
@@ -135,7 +138,9 @@ export class ProjectService {
       const keyOf = this.keyMaker(project);
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
-      for (const chapter of this.deps.store.chapters(id)) {
+      const chapters = this.deps.store.chapters(id);
+      await assertRoomToRender(project, this.diskChapters(chapters, keyOf), this.sampleRate(project), this.deps.disk);
+      for (const chapter of chapters) {
         const key = keyOf(chapter);
         if (!this.needsRender(chapter, key)) {
           result.unchanged.push(chapter.idx);
@@ -166,12 +171,6 @@ export class ProjectService {
           `${which} not rendered or out of date: render the project, then export once every chapter is done.`,
         );
       }
-      if (project.chapters.length > EXPORT_LIMITS.jobs) {
-        throw new ApiError(
-          'too_many_chapters',
-          `An export takes at most ${EXPORT_LIMITS.jobs} jobs; this project has ${project.chapters.length} chapters.`,
-        );
-      }
       return this.deps.exports.create({
         ...body,
         job_ids: project.chapters.map((c) => c.job_id!),
@@ -198,6 +197,31 @@ export class ProjectService {
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;
+  }
+
+  /** What the project's audio takes on disk: rendered, and to be rendered (project-disk.ts). */
+  disk(id: string): Promise<ProjectDisk> {
+    const project = this.row(id);
+    const keyOf = this.keyMaker(project);
+    return projectDisk(project, this.diskChapters(this.deps.store.chapters(id), keyOf), this.sampleRate(project), this.deps.disk);
+  }
+
+  private diskChapters(chapters: readonly ChapterRow[], keyOf: ((chapter: ChapterRow) => string) | null): DiskChapter[] {
+    return chapters.map((chapter) => {
+      const needsRender = this.needsRender(chapter, keyOf?.(chapter) ?? null);
+      const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
+      return { chapter, needsRender, done: needsRender || chapterStatus(job) !== 'done' ? undefined : job };
+    });
+  }
+
+  /** The rate of the project's voice; the default voice's when it is gone (an estimate, not a render). */
+  private sampleRate(project: ProjectRow): number {
+    const { registry } = this.deps;
+    try {
+      return registry.resolve({ voice: project.voice }).voice.sampleRate;
+    } catch {
+      return registry.resolve({}).voice.sampleRate;
+    }
   }
 
   private needsRender(chapter: ChapterRow, key: string | null): boolean {

@@ -67,7 +67,9 @@ export async function ffmpegDecode(file: string, fromS = 0, seconds?: number): P
 
 /** FFmpeg's EBU R 128 meter (`ebur128`): integrated loudness and true peak of the whole file. */
 export async function ffmpegLoudness(file: string): Promise<{ integratedLufs: number; truePeakDbtp: number }> {
-  const log = await tool('ffmpeg', ['-nostats', '-hide_banner', '-i', file, '-af', 'ebur128=peak=true', '-f', 'null', '-']);
+  // the audio only (a cover is a video stream), and each 100 ms block's line at the verbose level, not printed
+  const filter = 'ebur128=peak=true:framelog=verbose';
+  const log = await tool('ffmpeg', ['-nostats', '-hide_banner', '-i', file, '-map', '0:a:0', '-af', filter, '-f', 'null', '-']);
   const summary = log.slice(log.lastIndexOf('Summary:'));
   const integrated = /I:\s+(-?[\d.]+) LUFS/.exec(summary);
   const peak = /Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary);

@@ -6,6 +6,7 @@ import {
   ManuscriptFile,
   Project,
   ProjectCreate,
+  ProjectDisk,
   ProjectExportBody,
   ProjectList,
   ProjectParams,
@@ -41,6 +42,16 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
   app.get('/projects/:id', {
     schema: { tags, summary: 'A project, its chapters and their audio', params, response: { 200: Project, 404: ErrorBody } },
     handler: async (request) => projects.get(request.params.id),
+  });
+
+  app.get('/projects/:id/disk', {
+    schema: {
+      tags,
+      summary: "What the project's audio takes on disk, estimated before a render or an export, and what is free",
+      params,
+      response: { 200: ProjectDisk, 404: ErrorBody },
+    },
+    handler: async (request) => projects.disk(request.params.id),
   });
 
   app.patch('/projects/:id', {
@@ -89,7 +100,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       summary: "Export the project's chapters as an audiobook, titled and tagged as the project",
       params,
       body: ProjectExportBody,
-      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody },
+      response: { 202: ExportAccepted, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 413: ErrorBody, 507: ErrorBody },
     },
     handler: async (request, reply) => {
       const made = await projects.exportBook(request.params.id, request.body);
