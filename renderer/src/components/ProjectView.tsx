@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
+import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project, type ProjectDisk } from '../api/contract';
+import { formatBytes } from '../lib/format';
 import { useApp } from '../store';
 import { ProjectExport } from './ProjectExport';
+import { useProjectDisk } from './use-project-disk';
 import { VoicePicker } from './VoicePicker';
 
 interface Props {
@@ -35,6 +37,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const pending = project.chapters.filter((c) => c.needs_render).length;
+  const disk = useProjectDisk(project, onError);
   const active = project.chapters.some((c) => c.status === 'queued' || c.status === 'running');
 
   // the form follows the project's saved settings when they change, not at every poll
@@ -128,7 +131,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
           <select value={form.format} onChange={(e) => set('format')(e.target.value as OutputFormat)}>
             {OUTPUT_FORMATS.map((f) => (
               <option key={f} value={f}>
-                {f}
+                {disk ? `${f}: the book up to ${formatBytes(disk.formats[f])}` : f}
               </option>
             ))}
           </select>
@@ -141,6 +144,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
         <button type="button" className="primary" onClick={render} disabled={busy || pending === 0}>
           {pending === 0 ? 'Up to date' : `Render ${pending} ${pending === 1 ? 'chapter' : 'chapters'}`}
         </button>
+        {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button type="button" className="secondary danger small" onClick={remove} disabled={busy}>
           Delete project
         </button>
@@ -150,7 +154,7 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
           {status}
         </p>
       )}
-      <ProjectExport project={project} onError={onError} />
+      <ProjectExport project={project} disk={disk} onError={onError} />
       <table className="chapter-table">
         <thead>
           <tr>
@@ -184,6 +188,19 @@ export function ProjectView({ project, onChange, onListChange, onError }: Props)
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What a render will write, said before it starts; a warning when the disk cannot take it (the gateway refuses it). */
+function RenderDisk({ disk, format }: { disk: ProjectDisk; format: OutputFormat }) {
+  const { bytes } = disk.render;
+  const fits = bytes <= disk.free_bytes;
+  return (
+    <span className={fits ? 'hint' : 'hint error'}>
+      {fits
+        ? `Up to ${formatBytes(bytes)} of ${format.toUpperCase()} on disk; ${formatBytes(disk.free_bytes)} free.`
+        : `Needs up to ${formatBytes(bytes)} of ${format.toUpperCase()}, and only ${formatBytes(disk.free_bytes)} are free: free some disk space first.`}
+    </span>
   );
 }
 
