@@ -47,6 +47,11 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await view.getByRole('button', { name: 'Save settings' }).click();
   await expect(view.getByRole('status')).toHaveText('Settings saved.');
 
+  // what the render will take on disk, said before it, and what the book takes in each format
+  await expect(view.getByText(/^Up to [\d.]+ [KM]B of WAV on disk; [\d.]+ [MG]B free\.$/)).toBeVisible();
+  await expect(view.getByRole('combobox', { name: 'Format' }).locator('option[value="mp3"]')).toHaveText(
+    /^mp3: the book up to [\d.]+ [KM]B$/,
+  );
   await view.getByRole('button', { name: 'Render 3 chapters' }).click();
   await expect(view.getByText('Rendering 3 chapters.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
@@ -69,10 +74,23 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
   await expect(view.getByRole('button', { name: 'Up to date' })).toBeDisabled();
 
-  await view.getByRole('button', { name: 'Export M4B' }).click();
+  // the Studio's export options, the same component: the file's size is said before
+  const options = view.getByRole('group', { name: 'Audiobook' });
+  await expect(
+    options.getByText(/^The file: up to [\d.]+ KB at 64 kb\/s, with captions \(WebVTT, SubRip\); [\d.]+ [MG]B free\.$/),
+  ).toBeVisible();
+  await options.getByRole('combobox', { name: 'True peak' }).selectOption('-2');
+  await options.getByRole('spinbutton', { name: 'Room tone (ms)' }).fill('1000');
+  await options.getByRole('combobox', { name: 'Audiobook format' }).selectOption('zip');
+  await expect(options.getByRole('button', { name: 'Export ZIP' })).toBeVisible();
+  await options.getByRole('combobox', { name: 'Audiobook format' }).selectOption('m4b');
+  await options.getByRole('button', { name: 'Export M4B' }).click();
   const downloadButton = view.getByRole('button', { name: /^Download / });
   await expect(downloadButton).toBeVisible({ timeout: 60_000 });
   await expect(view.getByText('Exported: 3 chapters')).toBeVisible();
+  const [captions] = await Promise.all([page.waitForEvent('download'), options.getByRole('button', { name: 'Captions (WebVTT)' }).click()]);
+  expect(captions.suggestedFilename()).toBe('short-book.vtt');
+  expect((await readFile((await captions.path())!, 'utf8')).startsWith('WEBVTT')).toBe(true);
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: path.join(DOCS, 'projects.png') });
   const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);

@@ -6,30 +6,32 @@ export interface AacTrack {
   config: Uint8Array;
   sampleRate: number;
   channels: number;
-  /** The size of each raw frame (1024 samples each), in order. */
-  frameSizes: number[];
-}
-
-export interface AacStream extends Omit<AacTrack, 'frameSizes'> {
-  /** Raw AAC frames, without their ADTS headers. */
-  frames: Uint8Array[];
+  /**
+   * The size of each raw frame (1024 samples each), in order. An ADTS frame's length is 13 bits,
+   * so 16 bits hold any: a day at 48 kHz is 4 million frames, 8 MB.
+   */
+  frameSizes: Uint16Array;
 }
 
 const RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
 /**
  * Reads ADTS pushed in pieces of any size (a frame may be cut between two pushes) and hands back
- * the raw frames; throws on bytes that are not ADTS.
+ * the raw frames; throws on bytes that are not ADTS. Keeps only the frames' sizes, in a typed
+ * array that doubles as it fills.
  */
 export class AdtsReader {
   private pending = new Uint8Array(0);
   private read = 0;
   private header: { profile: number; rateIndex: number; channels: number } | null = null;
-  readonly frameSizes: number[] = [];
+  private sizes = new Uint16Array(4096);
+  private count = 0;
 
-  push(bytes: Uint8Array): Uint8Array[] {
+  /** The raw frames complete in what was pushed so far and not yet returned, one after another. */
+  push(bytes: Uint8Array): Uint8Array {
     const data = this.pending.length > 0 ? concat(this.pending, bytes) : bytes;
-    const frames: Uint8Array[] = [];
+    const out = new Uint8Array(data.length);
+    let written = 0;
     let at = 0;
     while (at + 7 <= data.length) {
       if (data[at] !== 0xff || (data[at + 1]! & 0xf6) !== 0xf0) throw new Error(`No ADTS frame at byte ${this.read + at}`);
@@ -42,14 +44,14 @@ export class AdtsReader {
         rateIndex: (data[at + 2]! >> 2) & 0xf,
         channels: ((data[at + 2]! & 1) << 2) | (data[at + 3]! >> 6),
       };
-      const frame = data.slice(at + headerBytes, at + length);
-      frames.push(frame);
-      this.frameSizes.push(frame.length);
+      out.set(data.subarray(at + headerBytes, at + length), written);
+      written += length - headerBytes;
+      this.keepSize(length - headerBytes);
       at += length;
     }
     this.read += at;
     this.pending = data.slice(at);
-    return frames;
+    return out.subarray(0, written);
   }
 
   /** The track, once every byte is pushed. */
@@ -59,16 +61,17 @@ export class AdtsReader {
     const { profile, rateIndex, channels } = this.header;
     const objectType = profile + 1;
     const config = new Uint8Array([(objectType << 3) | (rateIndex >> 1), ((rateIndex & 1) << 7) | (channels << 3)]);
-    return { config, sampleRate: RATES[rateIndex] ?? 0, channels, frameSizes: this.frameSizes };
+    return { config, sampleRate: RATES[rateIndex] ?? 0, channels, frameSizes: this.sizes.subarray(0, this.count) };
   }
-}
 
-/** A whole ADTS stream's frames and track. */
-export function parseAdts(bytes: Uint8Array): AacStream {
-  const reader = new AdtsReader();
-  const frames = reader.push(bytes);
-  const { frameSizes: _sizes, ...track } = reader.track();
-  return { ...track, frames };
+  private keepSize(size: number) {
+    if (this.count === this.sizes.length) {
+      const grown = new Uint16Array(this.sizes.length * 2);
+      grown.set(this.sizes);
+      this.sizes = grown;
+    }
+    this.sizes[this.count++] = size;
+  }
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

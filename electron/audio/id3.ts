@@ -17,8 +17,12 @@ export interface Id3Fields {
   chapters?: readonly { title: string; startMs: number; endMs: number }[];
 }
 
-/** CTOC counts its children in one byte. */
-export const ID3_MAX_CHAPTERS = 255;
+/**
+ * CTOC counts its children in one byte. A book of more chapters has its CHAP frames without a
+ * CTOC, which the addendum allows: readers then order them by their start times (ffmpeg and
+ * music-metadata read CHAP frames so; a reader of nested tables of contents is rarer).
+ */
+const CTOC_MAX_CHILDREN = 255;
 
 const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 
@@ -56,22 +60,23 @@ export function id3Tag(fields: Id3Fields): Uint8Array {
     // text encoding 0, MIME type, picture type 3 (front cover), empty description
     frames.push(frame('APIC', new Uint8Array([0]), latin1(`${mime}\0`), new Uint8Array([3, 0]), fields.cover));
   }
-  const chapters = (fields.chapters ?? []).slice(0, ID3_MAX_CHAPTERS);
-  if (chapters.length > 0) {
-    const ids = chapters.map((_, i) => `ch${i}`);
+  const chapters = fields.chapters ?? [];
+  const ids = chapters.map((_, i) => `ch${i}`);
+  if (chapters.length > 0 && chapters.length <= CTOC_MAX_CHILDREN) {
+    // top-level and ordered
+    frames.push(frame('CTOC', latin1('toc\0'), new Uint8Array([0x03, chapters.length]), concatBytes(ids.map((id) => latin1(`${id}\0`)))));
+  }
+  for (const [i, chapter] of chapters.entries()) {
     frames.push(
-      frame('CTOC', latin1('toc\0'), new Uint8Array([0x03, chapters.length]), ...ids.map((id) => latin1(`${id}\0`))),
-      ...chapters.map((chapter, i) =>
-        frame(
-          'CHAP',
-          latin1(`${ids[i]!}\0`),
-          uint32(Math.round(chapter.startMs)),
-          uint32(Math.round(chapter.endMs)),
-          // no byte offsets: players use the times
-          uint32(0xffffffff),
-          uint32(0xffffffff),
-          textFrame('TIT2', chapter.title),
-        ),
+      frame(
+        'CHAP',
+        latin1(`${ids[i]!}\0`),
+        uint32(Math.round(chapter.startMs)),
+        uint32(Math.round(chapter.endMs)),
+        // no byte offsets: players use the times
+        uint32(0xffffffff),
+        uint32(0xffffffff),
+        textFrame('TIT2', chapter.title),
       ),
     );
   }

@@ -5,8 +5,11 @@
  * ffmpeg, music-metadata) and Nero's `chpl` list in `udta` (many Android players, foobar2000).
  * The encoder's priming (1024 samples for FFmpeg's AAC) is cut by an edit list, so time 0 is the
  * first real sample and chapter times need no offset.
+ *
+ * A day of audio is millions of frames: the sample tables are typed arrays written by a loop,
+ * never a function argument per frame (the call stack holds about a hundred thousand).
  */
-import type { AacStream, AacTrack } from './adts';
+import type { AacTrack } from './adts';
 import { concatBytes } from './bytes';
 
 export interface BookTags {
@@ -25,10 +28,13 @@ const AAC_FRAME = 1024;
 /** Samples FFmpeg's AAC encoder puts before the audio. */
 const PRIMING = 1024;
 const MOVIE_TIMESCALE = 1000;
+/** Nero's `chpl` counts its chapters in one byte; the chapter track holds them all. */
+const CHPL_MAX_CHAPTERS = 255;
+const UINT32_MAX = 0xffffffff;
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-/** Big-endian integers of the given byte widths. */
+/** Big-endian integers of the given byte widths (a few fields of a box, never a table). */
 function ints(...values: [number, number][]): Uint8Array {
   const out = new Uint8Array(values.reduce((n, [, width]) => n + width, 0));
   let at = 0;
@@ -39,13 +45,34 @@ function ints(...values: [number, number][]): Uint8Array {
   return out;
 }
 
-function box(type: string, ...content: Uint8Array[]): Uint8Array {
-  const body = concatBytes(content);
-  // box types are four Latin-1 bytes: "©nam" starts with 0xA9
-  return concatBytes([ints([8 + body.length, 4]), Uint8Array.from(type, (c) => c.charCodeAt(0)), body]);
+/** A table of 32-bit big-endian entries, `width` per row, filled by `entry(row, column)`. */
+function table(rows: number, width: number, entry: (row: number, column: number) => number): Uint8Array {
+  const out = new Uint8Array(rows * width * 4);
+  const view = new DataView(out.buffer);
+  for (let row = 0, at = 0; row < rows; row++)
+    for (let column = 0; column < width; column++, at += 4) view.setUint32(at, entry(row, column));
+  return out;
 }
 
-const fullBox = (type: string, version: number, flags: number, ...content: Uint8Array[]) =>
+/**
+ * A box as the pieces it is written from, in order: a parent lists its children's pieces rather
+ * than copying them, so a day's sample table (16 MB at 48 kHz) is written where it was made.
+ */
+export type Pieces = Uint8Array[];
+
+const sizeOf = (pieces: Pieces) => pieces.reduce((n, p) => n + p.length, 0);
+
+function box(type: string, ...content: (Uint8Array | Pieces)[]): Pieces {
+  const body: Pieces = [];
+  for (const part of content) {
+    if (part instanceof Uint8Array) body.push(part);
+    else for (const piece of part) body.push(piece);
+  }
+  // box types are four Latin-1 bytes: "©nam" starts with 0xA9
+  return [ints([8 + sizeOf(body), 4]), Uint8Array.from(type, (c) => c.charCodeAt(0))].concat(body);
+}
+
+const fullBox = (type: string, version: number, flags: number, ...content: (Uint8Array | Pieces)[]) =>
   box(type, ints([version, 1], [flags, 3]), ...content);
 
 const MATRIX = ints([0x10000, 4], [0, 4], [0, 4], [0, 4], [0x10000, 4], [0, 4], [0, 4], [0, 4], [0x40000000, 4]);
@@ -70,9 +97,14 @@ const tkhd = (id: number, durationMs: number, enabled: boolean, volume: number) 
     ints([0, 4], [0, 4]),
   );
 
-/** Media header; language "und" packed as ISO 639-2/T in 5-bit letters. */
-const mdhd = (timescale: number, duration: number) =>
-  fullBox('mdhd', 0, 0, ints([0, 4], [0, 4], [timescale, 4], [duration, 4], [0x55c4, 2], [0, 2]));
+/**
+ * Media header; language "und" packed as ISO 639-2/T in 5-bit letters. Version 1 (64-bit times)
+ * when the duration passes 32 bits: a day at 64 kHz or more.
+ */
+function mdhd(timescale: number, duration: number): Pieces {
+  const wide = duration > UINT32_MAX ? 8 : 4;
+  return fullBox('mdhd', wide === 8 ? 1 : 0, 0, ints([0, wide], [0, wide], [timescale, 4], [duration, wide], [0x55c4, 2], [0, 2]));
+}
 
 const hdlr = (handler: string, name: string) => fullBox('hdlr', 0, 0, ints([0, 4]), utf8(handler), ints([0, 12]), utf8(`${name}\0`));
 
@@ -84,12 +116,27 @@ const descriptor = (tag: number, ...content: Uint8Array[]) => {
   return concatBytes([ints([tag, 1], [body.length, 1]), body]);
 };
 
-function esds(config: Uint8Array, bitrate: number): Uint8Array {
+function esds(config: Uint8Array, bitrate: number): Pieces {
   const decoderConfig = descriptor(4, ints([0x40, 1], [0x15, 1], [0, 3], [bitrate, 4], [bitrate, 4]), descriptor(5, config));
   return fullBox('esds', 0, 0, descriptor(3, ints([0, 2], [0, 1]), decoderConfig, descriptor(6, ints([2, 1]))));
 }
 
-const sampleTable = (entry: Uint8Array, stts: [number, number][], samplesPerChunk: number, sizes: number[], offsets: number[]) =>
+interface SampleTable {
+  /** The sample description (`mp4a`, `text`). */
+  entry: Pieces;
+  /** Time-to-sample runs: [count, delta]. */
+  durations: readonly (readonly [number, number])[];
+  samplesPerChunk: number;
+  sampleCount: number;
+  /** The samples' sizes as `stsz` entries (sizeTable). */
+  sizes: Uint8Array;
+  /** Where each chunk starts in the file. */
+  offsets: readonly number[];
+}
+
+const sizeTable = (sizes: ArrayLike<number>) => table(sizes.length, 1, (row) => sizes[row]!);
+
+const sampleTable = ({ entry, durations, samplesPerChunk, sampleCount, sizes, offsets }: SampleTable) =>
   box(
     'stbl',
     fullBox('stsd', 0, 0, ints([1, 4]), entry),
@@ -97,17 +144,18 @@ const sampleTable = (entry: Uint8Array, stts: [number, number][], samplesPerChun
       'stts',
       0,
       0,
-      ints(
-        [stts.length, 4],
-        ...stts.flatMap(([count, delta]): [number, number][] => [
-          [count, 4],
-          [delta, 4],
-        ]),
-      ),
+      ints([durations.length, 4]),
+      table(durations.length, 2, (row, column) => durations[row]![column]!),
     ),
     fullBox('stsc', 0, 0, ints([1, 4], [1, 4], [samplesPerChunk, 4], [1, 4])),
-    fullBox('stsz', 0, 0, ints([0, 4], [sizes.length, 4], ...sizes.map((size): [number, number] => [size, 4]))),
-    fullBox('stco', 0, 0, ints([offsets.length, 4], ...offsets.map((offset): [number, number] => [offset, 4]))),
+    fullBox('stsz', 0, 0, ints([0, 4], [sampleCount, 4]), sizes),
+    fullBox(
+      'stco',
+      0,
+      0,
+      ints([offsets.length, 4]),
+      table(offsets.length, 1, (row) => offsets[row]!),
+    ),
   );
 
 /** A QuickTime text sample description, as chapter tracks use it. */
@@ -136,26 +184,27 @@ const textEntry = () =>
 /** A chapter title as a text sample: length, UTF-8, and the `encd` atom that says UTF-8. */
 const textSample = (title: string) => {
   const bytes = utf8(title);
-  return concatBytes([ints([bytes.length, 2]), bytes, box('encd', ints([0x100, 4]))]);
+  return concatBytes([ints([bytes.length, 2]), bytes, ...box('encd', ints([0x100, 4]))]);
 };
 
-function tags(book: BookTags, chapters: readonly ChapterMark[]): Uint8Array {
+function tags(book: BookTags, chapters: readonly ChapterMark[]): Pieces {
   const item = (type: string, dataType: number, value: Uint8Array) => box(type, box('data', ints([dataType, 4], [0, 4]), value));
-  const items: Uint8Array[] = [];
+  const items: Pieces[] = [];
   if (book.title) items.push(item('©nam', 1, utf8(book.title)), item('©alb', 1, utf8(book.title)));
   if (book.author) items.push(item('©ART', 1, utf8(book.author)), item('aART', 1, utf8(book.author)));
   items.push(item('©gen', 1, utf8('Audiobook')), item('©too', 1, utf8('Orator')));
   if (book.cover) items.push(item('covr', book.cover[0] === 0x89 ? 14 : 13, book.cover));
   const meta = fullBox('meta', 0, 0, hdlr('mdir', ''), box('ilst', ...items));
-  // Nero chapters: start in 100 ns units, title of at most 255 bytes
+  // Nero chapters: start in 100 ns units, title of at most 255 bytes; the first 255 chapters, as ffmpeg writes them
+  const listed = chapters.slice(0, CHPL_MAX_CHAPTERS);
   const chpl = fullBox(
     'chpl',
     1,
     0,
-    ints([0, 4], [chapters.length, 1]),
-    ...chapters.map((chapter) => {
+    ints([0, 4], [listed.length, 1]),
+    listed.flatMap((chapter) => {
       const title = utf8(chapter.title).subarray(0, 255);
-      return concatBytes([ints([Math.round(chapter.startS * 1e7), 8], [title.length, 1]), title]);
+      return [ints([Math.round(chapter.startS * 1e7), 8], [title.length, 1]), title];
     }),
   );
   return box('udta', meta, chpl);
@@ -172,13 +221,32 @@ export function m4bParts(
   chapters: readonly ChapterMark[],
   book: BookTags,
   bitrate: number,
-): { head: Uint8Array; tail: Uint8Array } {
+): { head: Pieces; tail: Uint8Array } {
   const frameCount = aac.frameSizes.length;
   const durationMs = Math.round((samples / aac.sampleRate) * 1000);
   const starts = chapters.map((c) => Math.min(durationMs, Math.round(c.startS * 1000)));
   const lengths = starts.map((start, i) => Math.max(1, (starts[i + 1] ?? durationMs) - start));
   const titles = chapters.map((c) => textSample(c.title));
-  const audioBytes = aac.frameSizes.reduce((n, size) => n + size, 0);
+  let audioBytes = 0;
+  for (const size of aac.frameSizes) audioBytes += size;
+  const titleBytes = titles.reduce((n, t) => n + t.length, 0);
+
+  // the audio's sample sizes, most of the moov, are the same wherever the audio lies: made once
+  const audioEntry = box(
+    'mp4a',
+    ints([0, 6], [1, 2], [0, 8], [aac.channels, 2], [16, 2], [0, 4], [aac.sampleRate * 0x10000, 4]),
+    esds(aac.config, bitrate),
+  );
+  const audioSizes = sizeTable(aac.frameSizes);
+  const audioTable = (audioOffset: number) =>
+    sampleTable({
+      entry: audioEntry,
+      durations: [[frameCount, AAC_FRAME]],
+      samplesPerChunk: frameCount,
+      sampleCount: frameCount,
+      sizes: audioSizes,
+      offsets: [audioOffset],
+    });
 
   const moov = (mdatStart: number) => {
     const audioOffset = mdatStart + 8;
@@ -193,22 +261,7 @@ export function m4bParts(
         'mdia',
         mdhd(aac.sampleRate, frameCount * AAC_FRAME),
         hdlr('soun', 'SoundHandler'),
-        box(
-          'minf',
-          fullBox('smhd', 0, 0, ints([0, 4])),
-          dinf(),
-          sampleTable(
-            box(
-              'mp4a',
-              ints([0, 6], [1, 2], [0, 8], [aac.channels, 2], [16, 2], [0, 4], [aac.sampleRate * 0x10000, 4]),
-              esds(aac.config, bitrate),
-            ),
-            [[frameCount, AAC_FRAME]],
-            frameCount,
-            aac.frameSizes,
-            [audioOffset],
-          ),
-        ),
+        box('minf', fullBox('smhd', 0, 0, ints([0, 4])), dinf(), audioTable(audioOffset)),
       ),
     );
     const chapterTrack = box(
@@ -222,14 +275,15 @@ export function m4bParts(
           'minf',
           fullBox('nmhd', 0, 0),
           dinf(),
-          sampleTable(
-            textEntry(),
+          sampleTable({
+            entry: textEntry(),
             // one entry per chapter (count 1): some readers sum the entries' deltas
-            lengths.map((length): [number, number] => [1, length]),
-            1,
-            titles.map((t) => t.length),
-            textOffsets,
-          ),
+            durations: lengths.map((length) => [1, length] as const),
+            samplesPerChunk: 1,
+            sampleCount: titles.length,
+            sizes: sizeTable(titles.map((t) => t.length)),
+            offsets: textOffsets,
+          }),
         ),
       ),
     );
@@ -238,13 +292,9 @@ export function m4bParts(
 
   const ftyp = box('ftyp', utf8('M4B '), ints([0, 4]), utf8('M4B M4A mp42isom'));
   // moov's size does not depend on the offsets it holds: build it once to learn it
-  const mdatStart = ftyp.length + moov(0).length;
-  const mdatSize = 8 + audioBytes + titles.reduce((n, t) => n + t.length, 0);
-  return { head: concatBytes([ftyp, moov(mdatStart), ints([mdatSize, 4]), utf8('mdat')]), tail: concatBytes(titles) };
-}
-
-/** The whole .m4b in memory. */
-export function writeM4b(aac: AacStream, samples: number, chapters: readonly ChapterMark[], book: BookTags, bitrate: number): Uint8Array {
-  const { head, tail } = m4bParts({ ...aac, frameSizes: aac.frames.map((f) => f.length) }, samples, chapters, book, bitrate);
-  return concatBytes([head, ...aac.frames, tail]);
+  const mdatStart = sizeOf(ftyp) + sizeOf(moov(0));
+  const mdatSize = 8 + audioBytes + titleBytes;
+  // 32-bit sizes and offsets: the largest export (24 hours at 256 kb/s) is 2.8 GB
+  if (mdatStart + mdatSize > UINT32_MAX) throw new RangeError(`An M4B of ${mdatStart + mdatSize} bytes passes the 4 GiB of 32-bit offsets`);
+  return { head: ftyp.concat(moov(mdatStart), [ints([mdatSize, 4]), utf8('mdat')]), tail: concatBytes(titles) };
 }

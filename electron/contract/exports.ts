@@ -19,10 +19,10 @@ export const SUBTITLE_MEDIA: Record<SubtitleFormat, string> = {
 };
 
 export const EXPORT_LIMITS = {
-  /** Jobs in one export. */
-  jobs: 50,
-  /** Chapters of one export: an ID3 table of contents counts them in a byte. */
-  chapters: 255,
+  /** Jobs in one export: a project's chapters, each its own job (PROJECT_LIMITS.chapters). */
+  jobs: 500,
+  /** Chapters of one export: a project's, or headings found in the jobs. */
+  chapters: 500,
   /** Hours of audio in one export: a day of speech, about 5 to 8 hours of passes on a busy 2-core machine. */
   hours: 24,
   /** The cover image, bytes (before base64). */
@@ -31,6 +31,23 @@ export const EXPORT_LIMITS = {
   truePeak: { min: -9, max: -1, default: -3 },
   roomToneMs: { min: 500, max: 1000, default: 750 },
 } as const;
+
+/** Silence between two jobs of a book: longer than a paragraph's pause (700 ms), as a chapter break is. */
+export const EXPORT_JOB_GAP_MS = 1500;
+
+/** A book's length from its jobs' (room tone at both ends, a gap between two jobs), for estimates. */
+export const exportSeconds = (jobsSeconds: number, jobs: number, roomToneMs: number) =>
+  jobsSeconds + (2 * roomToneMs + Math.max(0, jobs - 1) * EXPORT_JOB_GAP_MS) / 1000;
+
+/** An export's bitrate when none is asked for: speech at 64 kb/s is as clear in AAC as in MP3. */
+export const EXPORT_DEFAULT_KBPS = 64;
+
+/**
+ * Upper estimate of an export's file: containers and codecs overshoot a bitrate (FFmpeg's AAC gives
+ * 75–80 kb/s for 64 asked), so 1.5 × it. What the gateway checks the disk with before an export,
+ * and what the studio shows before one.
+ */
+export const estimateExportBytes = (seconds: number, kbps = EXPORT_DEFAULT_KBPS) => Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
 
 const ExplicitChapter = Type.Object(
   {
@@ -44,6 +61,42 @@ const ExplicitChapter = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * How a book is made, whatever its jobs: the options the Studio's export and a project's share
+ * (one schema, one form in the studio: renderer/src/components/ExportOptionsFields.tsx).
+ */
+const exportOptionFields = {
+  format: Type.Enum(EXPORT_FORMATS, {
+    description: 'm4b (AAC with chapter marks), mp3 (ID3 chapters) or zip (one MP3 and its subtitles per chapter)',
+  }),
+  cover: Type.Optional(
+    Type.String({
+      maxLength: Math.ceil(EXPORT_LIMITS.coverBytes / 3) * 4,
+      description: `A JPEG or PNG image, base64, at most ${EXPORT_LIMITS.coverBytes} bytes`,
+    }),
+  ),
+  bitrate_kbps: Type.Optional(Type.Integer({ description: 'm4b: 16 to 256 (default 64); mp3 and zip: an MP3 bitrate (default 64)' })),
+  loudness_target_lufs: Type.Optional(
+    Type.Number({
+      minimum: EXPORT_LIMITS.loudness.min,
+      maximum: EXPORT_LIMITS.loudness.max,
+      description: 'Integrated loudness (ITU-R BS.1770-4), default −18 (audiobooks); −23 for broadcast',
+    }),
+  ),
+  true_peak_dbtp: Type.Optional(
+    Type.Number({
+      minimum: EXPORT_LIMITS.truePeak.min,
+      maximum: EXPORT_LIMITS.truePeak.max,
+      description: 'True-peak ceiling, default −3',
+    }),
+  ),
+  room_tone_head_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
+  room_tone_tail_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
+};
+
+export const ExportOptions = Type.Object(exportOptionFields, { additionalProperties: false });
+export type ExportOptions = Static<typeof ExportOptions>;
+
 export const ExportRequest = Type.Object(
   {
     job_ids: Type.Array(Type.String(), {
@@ -51,34 +104,9 @@ export const ExportRequest = Type.Object(
       maxItems: EXPORT_LIMITS.jobs,
       description: `1 to ${EXPORT_LIMITS.jobs} finished jobs, in the order of the book`,
     }),
-    format: Type.Enum(EXPORT_FORMATS, {
-      description: 'm4b (AAC with chapter marks), mp3 (ID3 chapters) or zip (an MP3 and subtitles per chapter)',
-    }),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     author: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    cover: Type.Optional(
-      Type.String({
-        maxLength: Math.ceil(EXPORT_LIMITS.coverBytes / 3) * 4,
-        description: `A JPEG or PNG image, base64, at most ${EXPORT_LIMITS.coverBytes} bytes`,
-      }),
-    ),
-    bitrate_kbps: Type.Optional(Type.Integer({ description: 'm4b: 16 to 256 (default 64); mp3 and zip: an MP3 bitrate (default 64)' })),
-    loudness_target_lufs: Type.Optional(
-      Type.Number({
-        minimum: EXPORT_LIMITS.loudness.min,
-        maximum: EXPORT_LIMITS.loudness.max,
-        description: 'Integrated loudness (ITU-R BS.1770-4), default −18 (audiobooks); −23 for broadcast',
-      }),
-    ),
-    true_peak_dbtp: Type.Optional(
-      Type.Number({
-        minimum: EXPORT_LIMITS.truePeak.min,
-        maximum: EXPORT_LIMITS.truePeak.max,
-        description: 'True-peak ceiling, default −3',
-      }),
-    ),
-    room_tone_head_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
-    room_tone_tail_ms: Type.Optional(Type.Integer({ minimum: EXPORT_LIMITS.roomToneMs.min, maximum: EXPORT_LIMITS.roomToneMs.max })),
+    ...exportOptionFields,
     chapters: Type.Optional(
       Type.Union(
         [Type.Literal('auto'), Type.Literal('jobs'), Type.Array(ExplicitChapter, { minItems: 1, maxItems: EXPORT_LIMITS.chapters })],

@@ -2,14 +2,14 @@ import { Type, type Static } from 'typebox';
 import { OUTPUT_FORMATS, RequestFormat } from './formats';
 import { OPTION_RANGES, type OptionName } from './synthesis';
 import { TITLE_MAX_CHARS } from './jobs';
-import { ExportRequest } from './exports';
+import { EXPORT_LIMITS, ExportOptions } from './exports';
 
 /** Bounds of projects (docs/projects.md); the manuscript's length is the max_text_length setting. */
 export const PROJECT_LIMITS = {
   /** Projects in one data folder. */
   projects: 200,
-  /** Chapters of one project. */
-  chapters: 500,
+  /** Chapters of one project: as many as one export takes, each chapter a job of the book. */
+  chapters: EXPORT_LIMITS.jobs,
   /** Title, author and chapter titles (code points). */
   titleChars: TITLE_MAX_CHARS,
   /** A manuscript's file name (code points). */
@@ -186,5 +186,21 @@ export type RenderResult = Static<typeof RenderResult>;
  * An audiobook of a project: the export's options; the jobs, their order and chapter titles, the
  * title and the author are the project's.
  */
-export const ProjectExportBody = Type.Omit(ExportRequest, ['job_ids', 'title', 'author', 'chapters'], { additionalProperties: false });
-export type ProjectExportBody = Static<typeof ProjectExportBody>;
+export const ProjectExportBody = ExportOptions;
+export type ProjectExportBody = ExportOptions;
+
+/** What a project's audio takes on disk, estimated before it is made (docs/projects.md#disk). */
+export const ProjectDisk = Type.Object({
+  free_bytes: Type.Integer({
+    description: "What may still be written on the data folder's disk: its free space less the minimum that must stay free",
+  }),
+  book_seconds: Type.Number({ description: 'The book: its rendered chapters as measured, the others estimated from their text (upper)' }),
+  render: Type.Object(
+    { chapters: Type.Integer(), bytes: Type.Integer() },
+    { description: 'What a render now would write at most: the chapters it would synthesize, in the project’s format' },
+  ),
+  formats: Type.Record(Format, Type.Integer(), {
+    description: 'The whole book rendered in each output format, upper estimate (a chapter in another format than WAV keeps its WAV too)',
+  }),
+});
+export type ProjectDisk = Static<typeof ProjectDisk>;

@@ -46,7 +46,11 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const voiceLibrary = await openVoiceLibrary(core, () => settings.current().voice_catalog_url);
   disposers.add('the voice installs', () => voiceLibrary.close());
   const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
-  const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk);
+  const projectStore = new ProjectStore(core.db);
+  // a chapter's title names its file in a ZIP export, without the book's title before it
+  const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk, (id) =>
+    projectStore.chapterTitleOfJob(id),
+  );
   disposers.add('the exports being made', () => exports.close());
   // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now
   const voices = new VoiceResolver(registry, () => settings.current().openai_voices);
@@ -61,7 +65,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const documents = new DocumentReader(path.join(path.dirname(core.pool.workerFile), 'document-worker.mjs'));
   disposers.add('the manuscript reader', () => documents.close());
   const projects = new ProjectService({
-    store: new ProjectStore(core.db),
+    store: projectStore,
     jobStore: store,
     voices,
     synthesis,

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLoudness } from '../audio/loudness';
-import type { Export, JobTimings } from '../contract';
+import { EXPORT_JOB_GAP_MS, EXPORT_LIMITS, type Export, type JobTimings } from '../contract';
 import { decodeIndependently } from '../testing/decoders';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;
 const HEAD_S = 0.75; // the default room tone
-const GAP_S = 1.5; // between two jobs (book-audio.ts)
+const GAP_S = EXPORT_JOB_GAP_MS / 1000;
 
 // a Markdown heading, a "Chapter" paragraph, and a second job without a heading
 const FIRST =
@@ -211,7 +211,7 @@ describe('export errors', () => {
   it('answers clear JSON errors for bad requests', async () => {
     const post = (body: unknown) => gateway.post('/api/v1/tts/exports', body);
     expect(await code(await post({ job_ids: ['00000000-0000-4000-8000-000000000000'], format: 'm4b' }))).toEqual([404, 'job_not_found']);
-    expect(await code(await post({ job_ids: Array.from({ length: 51 }, () => first.id), format: 'm4b' }))).toEqual([
+    expect(await code(await post({ job_ids: Array.from({ length: EXPORT_LIMITS.jobs + 1 }, () => first.id), format: 'm4b' }))).toEqual([
       400,
       'invalid_request',
     ]);

@@ -44,20 +44,27 @@ function encodedBytesPerSecond(output: JobOutput, sampleRate: number): number {
   }
 }
 
+/** Upper estimate of the seconds of speech of a text at a speaking rate. */
+export const speechSeconds = (characters: number, rate: number) => characters * (SECONDS_PER_CHARACTER / rate);
+
+/** What a finished job keeps, per second of speech: its file in its format and, when kept beside it, its WAV. */
+export function keptBytesPerSecond(output: JobOutput, sampleRate: number): number {
+  const keptWav = output.keepWav && output.format !== 'wav' ? 2 * sampleRate : 0;
+  return encodedBytesPerSecond(output, sampleRate) + keptWav;
+}
+
 /**
- * The disk a job needs at most while it runs, for its characters at its speaking rate: its file in
- * its format and, when kept beside it, its WAV; plus, for a job in another format than WAV, its
- * chunk files (16-bit samples at the voice's rate, kept until it is done: an encoder starts again
- * from the first chunk after a restart). A WAV job's chunks go into its WAV as they arrive in
- * turn; the few ahead of their turn wait in files, which every write's check of the free minimum
- * covers (docs/api.md#disk-space).
+ * What a running job adds, per second of speech: for a job in another format than WAV, its chunk
+ * files (16-bit samples at the voice's rate, kept until it is done: an encoder starts again from
+ * the first chunk after a restart). A WAV job's chunks go into its WAV as they arrive in turn; the
+ * few ahead of their turn wait in files, which every write's check of the free minimum covers
+ * (docs/api.md#disk-space).
  */
+export const runningBytesPerSecond = (output: JobOutput, sampleRate: number) => (output.format === 'wav' ? 0 : 2 * sampleRate);
+
+/** The disk a job needs at most while it runs, for its characters at its speaking rate. */
 export function estimateAudioBytes(characters: number, rate: number, sampleRate: number, output: JobOutput): number {
-  const seconds = characters * (SECONDS_PER_CHARACTER / rate);
-  const samples = 2 * sampleRate;
-  const chunkFiles = output.format === 'wav' ? 0 : samples;
-  const keptWav = output.keepWav && output.format !== 'wav' ? samples : 0;
-  return Math.ceil(seconds * (chunkFiles + encodedBytesPerSecond(output, sampleRate) + keptWav));
+  return Math.ceil(speechSeconds(characters, rate) * (runningBytesPerSecond(output, sampleRate) + keptBytesPerSecond(output, sampleRate)));
 }
 
 /** A full queue drains by itself: clients are told to come back later. */

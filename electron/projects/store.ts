@@ -68,6 +68,12 @@ export class ProjectStore {
       { project_id: string; idx: number } | undefined;
   }
 
+  /** The title of the chapter a job renders, if it renders one. */
+  chapterTitleOfJob(jobId: string): string | undefined {
+    const row = this.db.prepare('SELECT title FROM project_chapters WHERE job_id = ?').get(jobId) as { title: string } | undefined;
+    return row?.title;
+  }
+
   insert(project: ProjectRow, chapters: NewChapter[]): void {
     this.db.transaction(() => {
       this.db

@@ -7,6 +7,8 @@ import { stat } from 'node:fs/promises';
 import {
   ApiError,
   bitrateProblem,
+  estimateExportBytes,
+  EXPORT_DEFAULT_KBPS,
   EXPORT_LIMITS,
   EXPORT_MEDIA,
   exportFilePath,
@@ -24,7 +26,9 @@ import type { JobStore } from '../jobs/store';
 import { sampleSource } from '../jobs/transcode';
 import type { JobService } from './jobs';
 
-const DEFAULT_BITRATE_KBPS = 64;
+/** The chapter title of a job that renders a project's chapter (ProjectStore), else undefined. */
+export type ChapterTitleOfJob = (jobId: string) => string | undefined;
+
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -52,10 +56,18 @@ export class ExportService {
     private readonly jobStore: JobStore,
     private readonly files: JobFiles,
     private readonly disk: DiskBudget,
+    private readonly chapterTitle: ChapterTitleOfJob,
   ) {}
 
-  static async open(store: ExportStore, jobs: JobService, jobStore: JobStore, files: JobFiles, disk: DiskBudget): Promise<ExportService> {
-    const service = new ExportService(store, jobs, jobStore, files, disk);
+  static async open(
+    store: ExportStore,
+    jobs: JobService,
+    jobStore: JobStore,
+    files: JobFiles,
+    disk: DiskBudget,
+    chapterTitle: ChapterTitleOfJob,
+  ): Promise<ExportService> {
+    const service = new ExportService(store, jobs, jobStore, files, disk, chapterTitle);
     for (const record of await store.load()) service.records.set(record.export_id, record);
     return service;
   }
@@ -243,7 +255,10 @@ export class ExportService {
         },
       );
       const samples = Math.floor((bytes - source.offset) / 2);
-      parts.push({ jobId, title: row.custom_title ?? row.title, titleGiven: row.custom_title !== null, source, samples, timings });
+      // a project's job is titled "Book: Chapter" in the job list; in the book it is the chapter
+      const chapter = this.chapterTitle(jobId);
+      const title = chapter ?? row.custom_title ?? row.title;
+      parts.push({ jobId, title, titleGiven: chapter !== undefined || row.custom_title !== null, source, samples, timings });
     }
     return parts;
   }
@@ -255,7 +270,7 @@ const exportDiskKey = (id: string) => `export:${id}`;
 const EXPORT_WORDING = { what: 'This export', advice: 'Free some space, or delete finished exports or jobs.' };
 
 function specOf(request: ExportRequest): ExportSpec {
-  const bitrateKbps = request.bitrate_kbps ?? DEFAULT_BITRATE_KBPS;
+  const bitrateKbps = request.bitrate_kbps ?? EXPORT_DEFAULT_KBPS;
   const problem = bitrateProblem(request.format === 'm4b' ? 'm4a' : 'mp3', bitrateKbps);
   if (problem) throw new ApiError('invalid_request', problem);
   return {

@@ -12,6 +12,7 @@ import {
   type ManuscriptFile,
   type Project,
   type ProjectCreate,
+  type ProjectDisk,
   type ProjectExportBody,
   type ProjectList,
   type ProjectPatch,
@@ -27,11 +28,12 @@ import type { ChapterRow, ProjectRow, ProjectSettings, ProjectStore } from '../p
 import type { ExportHold } from './exports';
 import type { JobService, SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
-import { chapterView, isContinuable, needsRender, projectProgress } from './project-chapters';
+import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress } from './project-chapters';
 import { chaptersAfter } from './project-manuscript';
 import { RenderKeys, type RevisedLexicon } from './render-keys';
 import type { SynthesisService } from './synthesis';
 import type { Voices } from './voices';
+import { assertRoomToRender, projectDisk, type DiskChapter } from './project-disk';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -190,7 +192,9 @@ export class ProjectService {
       const keyOf = this.keys.maker(project);
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
-      for (const chapter of this.deps.store.chapters(id)) {
+      const chapters = this.deps.store.chapters(id);
+      await assertRoomToRender(project, this.diskChapters(chapters, keyOf), this.sampleRate(project), this.deps.disk);
+      for (const chapter of chapters) {
         const key = keyOf(chapter);
         const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
         if (job && chapter.render_key === key && isContinuable(job)) {
@@ -265,6 +269,31 @@ export class ProjectService {
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;
+  }
+
+  /** What the project's audio takes on disk: rendered, and to be rendered (project-disk.ts). */
+  disk(id: string): Promise<ProjectDisk> {
+    const project = this.row(id);
+    const keyOf = this.keys.maker(project);
+    return projectDisk(project, this.diskChapters(this.deps.store.chapters(id), keyOf), this.sampleRate(project), this.deps.disk);
+  }
+
+  private diskChapters(chapters: readonly ChapterRow[], keyOf: ((chapter: ChapterRow) => string) | null): DiskChapter[] {
+    return chapters.map((chapter) => {
+      const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
+      const stale = needsRender(chapter, keyOf?.(chapter) ?? null, job);
+      return { chapter, needsRender: stale, done: stale || chapterStatus(job) !== 'done' ? undefined : job };
+    });
+  }
+
+  /** The rate of the project's voice; the default voice's when it is gone (an estimate, not a render). */
+  private sampleRate(project: ProjectRow): number {
+    const { voices } = this.deps;
+    try {
+      return voices.resolve({ voice: project.voice }).voice.sampleRate;
+    } catch {
+      return voices.resolve({}).voice.sampleRate;
+    }
   }
 
   private view(row: ProjectRow): Project {

@@ -204,6 +204,16 @@ describe('encoder options', () => {
     await expect(encoder.push(speech.samples.subarray(0, 100))).rejects.toThrow('closed');
     await expect(encoder.finish()).rejects.toThrow('closed');
   });
+
+  it('an MP3 encoder reused after another stream, finished or abandoned, encodes as a new one', async () => {
+    const mp3 = (rate: number, kbps: number) => createEncoder('mp3', { sampleRate: rate, bitrateKbps: kbps });
+    const first = await encode(await mp3(22050, 64), speech.samples, 4096);
+    const abandoned = await mp3(16000, 32); // the instance the next stream gets, left in the middle of a stream
+    await abandoned.push(speech.samples.subarray(0, 10_000));
+    await abandoned.close();
+    const again = await encode(await mp3(22050, 64), speech.samples, 4096);
+    expect(Buffer.from(again.file).equals(Buffer.from(first.file))).toBe(true);
+  });
 });
 
 async function resampleWithSox(samples: Int16Array, from: number, to: number): Promise<Int16Array> {

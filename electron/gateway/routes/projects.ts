@@ -7,6 +7,7 @@ import {
   ManuscriptFile,
   Project,
   ProjectCreate,
+  ProjectDisk,
   ProjectExportBody,
   ProjectList,
   ProjectParams,
@@ -54,6 +55,16 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       response: { 200: Project, 404: ErrorBody },
     },
     handler: async (request) => projects.get(request.params.id),
+  });
+
+  app.get('/projects/:id/disk', {
+    schema: {
+      tags,
+      summary: "What the project's audio takes on disk, estimated before a render or an export, and what is free",
+      params,
+      response: { 200: ProjectDisk, 404: ErrorBody },
+    },
+    handler: async (request) => projects.disk(request.params.id),
   });
 
   app.patch('/projects/:id', {

@@ -5,11 +5,8 @@
  * the ends would be heard starting and stopping.
  */
 import { Resampler } from '../../audio/encode/resampler';
-import type { JobTimings } from '../../contract';
+import { EXPORT_JOB_GAP_MS, type JobTimings } from '../../contract';
 import { readSamples, type SampleSource } from '../transcode';
-
-/** Silence between two jobs of a book: longer than a paragraph's pause (700 ms), as a chapter break is. */
-export const JOB_GAP_MS = 1500;
 
 export interface BookPart {
   jobId: string;
@@ -37,7 +34,7 @@ export function layOut(parts: readonly BookPart[], headMs: number, tailMs: numbe
   const sampleRate = Math.max(...parts.map((p) => p.source.sampleRate));
   const toSamples = (ms: number) => Math.round((ms / 1000) * sampleRate);
   const headSamples = toSamples(headMs);
-  const gapSamples = toSamples(JOB_GAP_MS);
+  const gapSamples = toSamples(EXPORT_JOB_GAP_MS);
   const lengths = parts.map((p) => Math.round((p.samples * sampleRate) / p.source.sampleRate));
   const starts: number[] = [];
   let at = headSamples;

@@ -45,6 +45,11 @@ async function openGuarded(file: string, room: SinkOptions['room']) {
       await room(bytes.length);
       await handle.write(bytes);
     },
+    /** Pieces written in one call (an M4B's head: its sample tables, never joined into one buffer). */
+    async writev(parts: Uint8Array[]): Promise<void> {
+      await room(parts.reduce((sum, part) => sum + part.length, 0));
+      await handle.writev(parts);
+    },
     close: () => handle.close(),
   };
 }
@@ -59,7 +64,8 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
   const frames = await openGuarded(framesFile, options.room);
   const reader = new AdtsReader();
   const keep = async (adts: Uint8Array) => {
-    for (const frame of reader.push(adts)) await frames.write(frame);
+    const raw = reader.push(adts);
+    if (raw.length > 0) await frames.write(raw);
   };
   return {
     push: async (samples) => keep(await encoder.push(samples)),
@@ -70,7 +76,7 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
       const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
       const book = await openGuarded(options.file, options.room);
       try {
-        await book.write(head);
+        await book.writev(head);
         for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
         await book.write(tail);
       } finally {
@@ -116,6 +122,17 @@ function entryName(index: number, count: number, title: string, extension: strin
   return `${number} ${safe || 'Chapter'}.${extension}`;
 }
 
+/**
+ * An entry made on Unix, readable by its owner and others: Info-ZIP (the unzip of Linux and macOS)
+ * honours the UTF-8 flag of a name only from Unix, and turns "Über" into "+£ber" otherwise.
+ */
+function zipEntry(name: string): ZipPassThrough {
+  const entry = new ZipPassThrough(name);
+  entry.os = 3;
+  entry.attrs = 0o100644 * 0x10000;
+  return entry;
+}
+
 export async function zipSink(options: SinkOptions): Promise<BookSink> {
   const handle = await openGuarded(options.file, options.room);
   let writes: Promise<unknown> = Promise.resolve();
@@ -133,7 +150,7 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
   let written = 0;
 
   const addText = (name: string, text: string) => {
-    const file = new ZipPassThrough(name);
+    const file = zipEntry(name);
     zip.add(file);
     file.push(new TextEncoder().encode(text), true);
   };
@@ -155,7 +172,7 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
     index++;
     const chapter = chapters[index]!;
     encoder = await createEncoder('mp3', { sampleRate: rate, bitrateKbps: options.bitrateKbps });
-    entry = new ZipPassThrough(entryName(index, chapters.length, chapter.title, 'mp3'));
+    entry = zipEntry(entryName(index, chapters.length, chapter.title, 'mp3'));
     zip.add(entry);
     const tag = id3Tag({
       title: chapter.title,
@@ -180,6 +197,8 @@ export async function zipSink(options: SinkOptions): Promise<BookSink> {
         at += piece.length;
         written += piece.length;
       }
+      // the encoder outruns the disk at times: what it made waits here, not in memory
+      await writes;
       if (failure) throw failure;
     },
     async finish() {

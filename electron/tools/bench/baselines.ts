@@ -1,6 +1,6 @@
 /** The bench's baselines: what a user could do without Orator, on the same text. */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,5 +65,50 @@ export async function bareThreadLoop(chunks: string[], threads: number, bundle =
     return performance.now() - started;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * FFmpeg making the same book from the same WAV, read `copies` times by its concat demuxer, with
+ * the same chapters (ffmetadata), native AAC or libmp3lame at the same bitrate, `moov` first for
+ * M4B. It measures no loudness and limits no peaks, so it does less than an export: a lower bound.
+ * Wall and CPU seconds and peak RSS from GNU time.
+ */
+export async function ffmpegAudiobook(
+  wav: string,
+  copies: number,
+  partSeconds: number,
+  format: 'm4b' | 'mp3',
+  bitrateKbps: number,
+): Promise<{ seconds: number; cpuSeconds: number; maxRssMb: number; bytes: number }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-ffmpeg-'));
+  try {
+    const list = path.join(dir, 'list.txt');
+    const meta = path.join(dir, 'meta.txt');
+    await writeFile(list, `file '${wav}'\n`.repeat(copies));
+    const chapters = Array.from(
+      { length: copies },
+      (_, i) =>
+        `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${i * partSeconds * 1000}\nEND=${(i + 1) * partSeconds * 1000}\ntitle=Chapter ${i + 1}\n`,
+    );
+    await writeFile(meta, `;FFMETADATA1\ntitle=A Long Book\n${chapters.join('')}`);
+    const out = path.join(dir, `book.${format}`);
+    const codec =
+      format === 'm4b'
+        ? ['-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4']
+        : ['-c:a', 'libmp3lame', '-id3v2_version', '3', '-f', 'mp3'];
+    const args = ['-f', '%e %U %S %M', 'ffmpeg', '-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-i', meta];
+    args.push('-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', '-b:a', `${bitrateKbps}k`, ...codec, out);
+    const stderr = await new Promise<string>((resolve, reject) => {
+      const child = spawn('/usr/bin/time', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      let text = '';
+      child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`ffmpeg exited with ${code}: ${text}`))));
+    });
+    const [seconds, user, system, maxRssKb] = stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+    return { seconds: seconds!, cpuSeconds: user! + system!, maxRssMb: maxRssKb! / 1024, bytes: (await stat(out)).size };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import {
   ExportAccepted,
   exportPath,
   EXPORTS_PATH,
+  exportSubtitlesPath,
   Job,
   JOB_EVENT_TYPES,
   JobAccepted,
@@ -44,6 +45,7 @@ import {
   LexiconList,
   NewApiKey,
   Project,
+  ProjectDisk,
   ProjectList,
   projectPath,
   PROJECTS_PATH,
@@ -66,6 +68,7 @@ import {
   type PreviewBody,
   type SentenceEdit,
   type SettingsUpdate,
+  type SubtitleFormat,
   type SynthesizeBody,
 } from './contract';
 import { readEventStream } from './sse';
@@ -323,6 +326,11 @@ export class OratorClient {
     return (await this.send(`${exportPath(id)}/file`, { signal })).blob();
   }
 
+  /** A finished export's captions, one cue per sentence in the book's time. */
+  async exportSubtitles(id: string, format: SubtitleFormat): Promise<Blob> {
+    return (await this.send(exportSubtitlesPath(id, format), {})).blob();
+  }
+
   async lexicon() {
     return checked<LexiconList>(LexiconList, await this.json(LEXICON_PATH), 'lexicon');
   }
@@ -350,6 +358,11 @@ export class OratorClient {
 
   async project(id: string) {
     return checked<Project>(Project, await this.json(projectPath(id)), 'project');
+  }
+
+  /** What the project's audio takes on disk, estimated before a render or an export, and what is free. */
+  async projectDisk(id: string) {
+    return checked<ProjectDisk>(ProjectDisk, await this.json(`${projectPath(id)}/disk`), 'disk estimate');
   }
 
   /** A new project from a manuscript file's text and name, cut into chapters by the gateway. */

@@ -1,11 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
 import type { ProgressSample } from '../lib/throughput';
+import { formatBytes } from '../lib/format';
 import { useApp } from '../store';
 import { ChapterEdits } from './ChapterEdits';
 import { ChapterStatus } from './ChapterStatus';
 import { ProjectExport } from './ProjectExport';
 import { ProjectRenderControls } from './ProjectRenderControls';
+import { RenderDisk } from './RenderDisk';
+import { useProjectDisk } from './use-project-disk';
 import { VoicePicker } from './VoicePicker';
 
 interface Props {
@@ -34,6 +37,8 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
   const active = project.render.state === 'rendering';
   // a sentence of one of its chapters edited in the player: the chapter now has the edit
   const played = useApp((s) => (s.current?.kind === 'job' ? s.current : null));
+  const pending = project.chapters.filter((c) => c.needs_render).length;
+  const disk = useProjectDisk(project, onError);
 
   // the form follows the project's saved settings when they change, not at every poll
   if (formOf !== project.updated_at) {
@@ -125,7 +130,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
           <select value={form.format} onChange={(e) => set('format')(e.target.value as OutputFormat)}>
             {OUTPUT_FORMATS.map((f) => (
               <option key={f} value={f}>
-                {f}
+                {disk ? `${f}: the book up to ${formatBytes(disk.formats[f])}` : f}
               </option>
             ))}
           </select>
@@ -136,6 +141,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
       </form>
       <div className="project-actions">
         <ProjectRenderControls project={project} samples={samples} busy={busy} run={run} onChange={onChange} onStatus={setStatus} />
+        {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button
           type="button"
           className="secondary small"
@@ -143,6 +149,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
         >
           Pronunciations…
         </button>
+        {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button type="button" className="secondary danger small" onClick={remove} disabled={busy}>
           Delete project
         </button>
@@ -152,7 +159,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
           {status}
         </p>
       )}
-      <ProjectExport project={project} onError={onError} />
+      <ProjectExport project={project} disk={disk} onError={onError} />
       <table className="chapter-table">
         <thead>
           <tr>

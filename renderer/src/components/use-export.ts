@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Export } from '../api/contract';
+import type { Export, SubtitleFormat } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { useApp } from '../store';
 
@@ -24,7 +24,13 @@ export function useExport(onError: (error: unknown) => void) {
   const download = () => {
     if (client && made?.file) client.exportFile(made.export_id).then((blob) => saveBlob(blob, made.file!.name), onError);
   };
+  /** The book's captions, named as the audiobook with the caption format's extension. */
+  const subtitles = (format: SubtitleFormat) => {
+    if (!client || !made?.file) return;
+    const name = made.file.name.replace(/\.[a-z0-9]+$/, `.${format}`);
+    client.exportSubtitles(made.export_id, format).then((blob) => saveBlob(blob, name), onError);
+  };
   /** Drops the last export from view (the dialog opens again for another). */
   const forget = useCallback(() => setMade(null), []);
-  return { made, running, follow, download, forget };
+  return { made, running, follow, download, subtitles, forget };
 }
