@@ -3,6 +3,7 @@ import { ApiError } from '../contract';
 import { EngineRegistry } from '../engines/registry';
 import { levelOf } from '../testing/fake-engine';
 import { startJobHarness, type JobHarness } from '../testing/job-harness';
+import { CHUNK_RETRY, isRetryable, retryDelayMs } from './chunk-retry';
 import { synthesizeChunk } from './chunk-synthesis';
 
 // synthesizeChunk on its own: a job stored in an in-memory SQLite, the fake engine, no queue.
@@ -44,16 +45,35 @@ describe('synthesizeChunk', () => {
     expect(h.store.chunks(job.id)[0]!.attempts).toBe(2);
   });
 
-  it('gives up after the second failure with engine_error; an ApiError of the engine stays as it is', async () => {
+  it('gives up after the last try with engine_error; an ApiError of the engine stays as it is', async () => {
     const { job, chunk } = await firstChunk();
     h.engine.behaviour = () => new Error('broken');
     await expect(synthesizeChunk(h, job.id, chunk, new AbortController().signal)).rejects.toMatchObject({
       code: 'engine_error',
       message: 'The engine failed: broken',
     });
-    expect(h.engine.calls).toHaveLength(2);
+    expect(h.engine.calls).toHaveLength(CHUNK_RETRY.attempts);
     h.engine.behaviour = () => new ApiError('engine_timeout', 'too slow');
     await expect(synthesizeChunk(h, job.id, chunk, new AbortController().signal)).rejects.toMatchObject({ code: 'engine_timeout' });
+    expect(h.engine.calls).toHaveLength(2 * CHUNK_RETRY.attempts);
+  });
+
+  it('does not try again a failure no try can change', async () => {
+    const { job, chunk } = await firstChunk();
+    h.engine.behaviour = () => new ApiError('unknown_voice', 'no such voice');
+    await expect(synthesizeChunk(h, job.id, chunk, new AbortController().signal)).rejects.toMatchObject({ code: 'unknown_voice' });
+    expect(h.engine.calls).toHaveLength(1);
+  });
+
+  it('stops during the pause between tries when the job is aborted, with the failure', async () => {
+    const { job, chunk } = await firstChunk();
+    const abort = new AbortController();
+    h.engine.behaviour = () => {
+      setTimeout(() => abort.abort(), 20); // after the engine answers, well within the first pause
+      return new Error('broken');
+    };
+    await expect(synthesizeChunk(h, job.id, chunk, abort.signal)).rejects.toMatchObject({ code: 'engine_error' });
+    expect(h.engine.calls).toHaveLength(1);
   });
 
   it('does not try again once the job is aborted', async () => {
@@ -77,5 +97,16 @@ describe('synthesizeChunk', () => {
       message: expect.stringContaining('The engine of this job (fake) is not available any more') as string,
     });
     expect(h.engine.calls).toHaveLength(0);
+  });
+});
+
+describe('the chunk-retry policy', () => {
+  it('retries engine failures, not refusals, after pauses that double', () => {
+    expect(isRetryable(new Error('crashed'))).toBe(true);
+    expect(isRetryable(new ApiError('engine_error', 'x'))).toBe(true);
+    expect(isRetryable(new ApiError('engine_timeout', 'x'))).toBe(true);
+    expect(isRetryable(new ApiError('engine_unavailable', 'x'))).toBe(false);
+    expect(isRetryable(new ApiError('unknown_voice', 'x'))).toBe(false);
+    expect([1, 2, 3].map(retryDelayMs)).toEqual([1, 2, 4].map((n) => n * CHUNK_RETRY.firstDelayMs));
   });
 });

@@ -1,16 +1,15 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { ApiError } from '../contract';
 import type { Pcm } from '../audio/pcm';
 import type { EngineAdapter } from '../engines/engine';
 import { synthesizeBatchWithPolicy, synthesizeWithPolicy } from '../engines/output-policy';
 import type { EngineRegistry } from '../engines/registry';
+import { CHUNK_RETRY, isRetryable, retryDelayMs } from './chunk-retry';
 import type { ChunkRow, JobRow, JobStore } from './store';
-
-/** A failing chunk is tried once more before its job fails. */
-const MAX_ATTEMPTS = 2;
 
 /**
  * Synthesizes one chunk of a job, as the job was recorded (its engine, local voice and prosody, or
- * the chunk's own where SSML gave it one), in the batch lane, with one retry.
+ * the chunk's own where SSML gave it one), in the batch lane, retried as chunk-retry.ts says.
  */
 export async function synthesizeChunk(
   deps: { registry: EngineRegistry; store: JobStore },
@@ -25,7 +24,11 @@ export async function synthesizeChunk(
     try {
       return await synthesizeWithPolicy(adapter, request, { lane: 'batch', signal });
     } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || signal.aborted) throw error;
+      if (attempt >= CHUNK_RETRY.attempts || signal.aborted || !isRetryable(error)) throw error;
+      // an abort during the pause ends the job with the engine's failure, not the abort's
+      await pause(retryDelayMs(attempt), undefined, { signal }).catch(() => {
+        throw error;
+      });
     }
   }
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
 import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
+import { CHUNK_RETRY } from './chunk-retry';
 
 const gateways = useTestGateways();
 const start = gateways.start;
@@ -129,7 +130,9 @@ describe('failure isolation', () => {
     expect(job.status).toBe('failed');
     expect(job.error!.code).toBe('engine_error');
     expect(job.error!.message).toMatch(/voice does not exist/);
-    expect((db.prepare('SELECT attempts FROM chunks WHERE job_id = ?').get(job_id) as { attempts: number }).attempts).toBe(2);
+    expect((db.prepare('SELECT attempts FROM chunks WHERE job_id = ?').get(job_id) as { attempts: number }).attempts).toBe(
+      CHUNK_RETRY.attempts,
+    );
     db.close();
     expect((await gateway.post('/api/v1/tts/synthesize', { text: 'The gateway is fine.' })).status).toBe(200);
   });

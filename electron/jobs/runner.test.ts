@@ -6,6 +6,7 @@ import { FAKE_SAMPLE_RATE, levelOf, SAMPLES_PER_CHAR } from '../testing/fake-eng
 import { PROSODY, startJobHarness, WAV_OUTPUT, type JobHarness } from '../testing/job-harness';
 import { PARAGRAPH_PAUSE_MS } from './chunker';
 import { JobRunner } from './runner';
+import { CHUNK_RETRY } from './chunk-retry';
 
 // Unit tests of the runner's parts working together, on a fake engine and an in-memory SQLite (no HTTP).
 
@@ -71,14 +72,14 @@ describe('JobRunner with a fake engine', () => {
     expect(h.store.chunks(job.id).map((c) => c.attempts)).toEqual([1, 2, 1]);
   });
 
-  it('fails a job whose chunk fails twice, with the engine error, and removes its chunk files', async () => {
+  it('fails a job whose chunk fails every try, with the engine error, and removes its chunk files', async () => {
     h.engine.behaviour = (request) => (request.text === PARAGRAPHS[2] ? new Error('model exploded') : 'speak');
     const job = await h.enqueue(PARAGRAPHS.join('\n\n'));
     const failed = await h.ended(job.id);
     expect(failed.state).toBe('failed');
     expect(failed.error_code).toBe('engine_error');
     expect(failed.error_message).toBe('The engine failed: model exploded');
-    expect(h.engine.callsOf(PARAGRAPHS[2]!)).toHaveLength(2);
+    expect(h.engine.callsOf(PARAGRAPHS[2]!)).toHaveLength(CHUNK_RETRY.attempts);
     expect(h.eventsOf(job.id).at(-1)).toBe('failed');
     await vi.waitFor(() => expect(existsSync(h.runner.files.chunkDir(job.id))).toBe(false));
     expect(existsSync(h.runner.files.audioFile(job.id))).toBe(false);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ApiError } from '../contract';
 import type { Pcm } from '../audio/pcm';
@@ -10,6 +10,7 @@ import { knownEngines } from '../engines/installed';
 import { defaultModelDirs } from '../engines/model-dirs';
 import { EngineRegistry } from '../engines/registry';
 import { EmbeddedPool } from '../engines/worker-pool';
+import { isRetryable } from '../jobs/chunk-retry';
 import { advertise, HEARTBEAT_MS, withdrawAdvert } from '../jobs/redis/hosts';
 import { chunkQueueName, failureReason, MAX_STALLED, queueOptions, WANTED_VOICES_KEY, type ChunkTask } from '../jobs/redis/names';
 import { readSecretFile } from '../gateway/api-key';
@@ -75,8 +76,10 @@ export async function startWorkerHost(config: WorkerHostConfig, options: { worke
     try {
       pcm = await synthesize(task, signal);
     } catch (error) {
-      // BullMQ keeps one string per failure: the code travels in it (see failureOf)
-      throw new Error(failureReason(error), { cause: error });
+      // BullMQ keeps one string per failure: the code travels in it (see failureOf); a failure
+      // no try can change is not retried (chunk-retry.ts)
+      const Failure = isRetryable(error) ? Error : UnrecoverableError;
+      throw new Failure(failureReason(error), { cause: error });
     }
     return gateway.upload(task.job, task.idx, pcm, job.attemptsStarted, signal);
   };

@@ -1,5 +1,6 @@
 import type { QueueOptions } from 'bullmq';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../../contract';
+import { CHUNK_RETRY } from '../chunk-retry';
 
 /**
  * What the gateway and its worker hosts agree on in Redis: key and queue names, the chunk task,
@@ -38,15 +39,16 @@ export interface ChunkTask {
   volume: number;
 }
 
-/** A failing chunk is tried this often (by any host) before its job fails. */
-export const CHUNK_ATTEMPTS = 3;
 /** A chunk whose worker died (its lock ran out) this often fails its job: it may be what kills them. */
 export const MAX_STALLED = 2;
 
-/** How chunk tasks are added: retried with backoff, gone once done, kept when failed (the gateway reads why). */
+/**
+ * How chunk tasks are added: retried by any host as chunk-retry.ts says (BullMQ's exponential
+ * backoff waits delay × 2^(n−1), as retryDelayMs), gone once done, kept when failed (the gateway reads why).
+ */
 export const TASK_OPTIONS = {
-  attempts: CHUNK_ATTEMPTS,
-  backoff: { type: 'exponential', delay: 1000 },
+  attempts: CHUNK_RETRY.attempts,
+  backoff: { type: 'exponential', delay: CHUNK_RETRY.firstDelayMs },
   removeOnComplete: true,
   removeOnFail: false,
 } as const;
