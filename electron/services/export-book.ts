@@ -1,5 +1,5 @@
 /** An export as planned when it is accepted, what it may take of the disk, and its record once made. */
-import { EXPORT_MEDIA } from '../contract';
+import { EXPORT_MEDIA, estimateExportBytes } from '../contract';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord } from '../jobs/export/export-store';
 import type { BookPlan, ExportSpec, RenderedLoudness } from '../jobs/export/render';
@@ -12,7 +12,7 @@ const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 1
  * codecs overshoot); an M4B twice, as its frames wait in a side file while the book is written.
  */
 export function bookBytes(spec: ExportSpec, seconds: number): number {
-  return Math.ceil(((seconds * spec.bitrateKbps * 1000) / 8) * 1.5 * (spec.format === 'm4b' ? 2 : 1));
+  return estimateExportBytes(seconds, spec.bitrateKbps) * (spec.format === 'm4b' ? 2 : 1);
 }
 
 /** What an export is made from, as planned when it was accepted. */

@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import {
   ApiError,
   bitrateProblem,
-  estimateExportBytes,
   EXPORT_DEFAULT_KBPS,
   EXPORT_LIMITS,
   EXPORT_MEDIA,

@@ -78,8 +78,8 @@ export async function startWorkerHost(config: WorkerHostConfig, options: { worke
     } catch (error) {
       // BullMQ keeps one string per failure: the code travels in it (see failureOf); a failure
       // no try can change is not retried (chunk-retry.ts)
-      const Failure = isRetryable(error) ? Error : UnrecoverableError;
-      throw new Failure(failureReason(error), { cause: error });
+      const reason = failureReason(error);
+      throw isRetryable(error) ? new Error(reason, { cause: error }) : new UnrecoverableError(reason);
     }
     return gateway.upload(task.job, task.idx, pcm, job.attemptsStarted, signal);
   };
