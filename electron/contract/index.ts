@@ -21,3 +21,4 @@ export * from './internal';
 export * from './lexicon';
 export * from './exports';
 export * from './projects';
+export * from './compare';

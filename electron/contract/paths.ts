@@ -14,3 +14,8 @@ export const EVENTS_PATH = `${TTS_ROOT}/events`;
 
 export const PROJECTS_PATH = `${TTS_ROOT}/projects`;
 export const projectPath = (id: string) => `${PROJECTS_PATH}/${encodeURIComponent(id)}`;
+
+export const COMPARE_SESSIONS_PATH = `${TTS_ROOT}/compare/sessions`;
+export const compareSessionPath = (id: string) => `${COMPARE_SESSIONS_PATH}/${encodeURIComponent(id)}`;
+export const compareTakePath = (id: string, take: string) => `${compareSessionPath(id)}/takes/${encodeURIComponent(take)}`;
+export const compareTakeAudioPath = (id: string, take: string) => `${compareTakePath(id, take)}/audio`;

@@ -7,6 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
+import type { CompareService } from '../services/compare-sessions';
 import type { ExportService } from '../services/exports';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
@@ -22,6 +23,7 @@ import { registerHostCheck } from './plugins/host-check';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerRequestLog } from './request-log';
 import { registerJsonBody } from './plugins/json-body';
+import { compareRoutes } from './routes/compare';
 import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
@@ -46,6 +48,7 @@ export interface ServerDeps {
   settings: SettingsService;
   lexicon: LexiconService;
   projects: ProjectService;
+  compare: CompareService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -121,6 +124,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { settings: deps.settings });
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
       await api.register(projectRoutes, { projects: deps.projects });
+      await api.register(compareRoutes, { compare: deps.compare });
     },
     { prefix: TTS_ROOT },
   );

@@ -15,6 +15,7 @@ import { ExportService } from '../services/exports';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
+import { CompareService } from '../services/compare-sessions';
 import { ProjectService } from '../services/projects';
 import { ProjectStore } from '../projects/store';
 import { SynthesisService } from '../services/synthesis';
@@ -23,6 +24,7 @@ import { readSavedSettings } from '../settings/store';
 import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
 import { defaultDataDir, makeTreePrivate, prepareDataDir } from '../storage/data-dir';
 import { lockDataDir } from '../storage/data-dir-lock';
+import { CompareStore } from '../storage/compare-store';
 import { openDatabase } from '../storage/database';
 import { bodyLimitFor, configFromArgs, type GatewayConfig } from './config';
 import { settingsOf, withSavedSettings } from './config-settings';
@@ -151,11 +153,22 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       maxTextLength: () => settings.limits().maxTextLength,
     });
 
+    const compare = new CompareService({
+      store: new CompareStore(db),
+      jobStore: store,
+      registry,
+      synthesis,
+      jobs,
+      jobWav: (jobId) => runner.files.audioFile(jobId, 'wav'),
+      dataDir: config.dataDir,
+    });
+
     let hosts = new Set<string>(); // known once the port is
     const app = await buildServer({
       registry,
       synthesis,
       projects,
+      compare,
       jobs,
       exports,
       openaiSpeech: new OpenAISpeechService(registry, () => settings.current().openai_voices, lexicon),

@@ -22,8 +22,10 @@ import type { JobStore } from '../jobs/store';
 import { clip, cutManuscript } from '../projects/manuscript';
 import { renderKey } from '../projects/render-key';
 import type { ChapterRow, NewChapter, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import { dropJobs } from './drop-jobs';
 import type { JobService } from './jobs';
 import { chapterStatus, chapterView } from './project-chapters';
+import { definedOnly, KeyedSerial } from './serial';
 import { spokenBy, type Pronouncer, type SynthesisService } from './synthesis';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -48,7 +50,7 @@ export interface ProjectDeps {
  */
 export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
-  private readonly busy = new Map<string, Promise<unknown>>();
+  private readonly serial = new KeyedSerial();
   /**
    * Render keys by project and chapter index, with what they were made from: the lexicon's
    * rewrite of a book's text takes about a second per 500,000 characters, and the studio reads a
@@ -257,20 +259,13 @@ export class ProjectService {
     return row;
   }
 
-  /** Cancels (if running) and deletes jobs a project no longer uses; a job already deleted is skipped. */
-  private async dropJobs(ids: (string | null)[]): Promise<void> {
-    for (const id of ids) {
-      if (id === null || !this.deps.jobStore.get(id)) continue;
-      if ((await this.deps.jobs.cancelOrDelete(id)) !== null) await this.deps.jobs.cancelOrDelete(id);
-    }
+  /** Cancels (if running) and deletes jobs a project no longer uses. */
+  private dropJobs(ids: (string | null)[]): Promise<void> {
+    return dropJobs(this.deps.jobStore, this.deps.jobs, ids);
   }
 
   private serially<T>(id: string, work: () => T | Promise<T>): Promise<T> {
-    const run = (this.busy.get(id) ?? Promise.resolve()).then(work, work);
-    const settled = run.catch(() => undefined);
-    this.busy.set(id, settled);
-    void settled.then(() => this.busy.get(id) === settled && this.busy.delete(id));
-    return run;
+    return this.serial.run(id, work);
   }
 }
 
@@ -279,7 +274,3 @@ const prosodyDefaults = () => ({
   pitch: OPTION_RANGES.pitch.default,
   volume: OPTION_RANGES.volume.default,
 });
-
-function definedOnly<T extends object>(change: T): Partial<T> {
-  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
