@@ -1,7 +1,6 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ApiError,
-  checkTitle,
   codePoints,
   COMPARE_LIMITS,
   type CompareDuplicate,
@@ -12,12 +11,11 @@ import {
   type CompareTake,
   type CompareTakePatch,
   OPTION_RANGES,
-  type PairChoice,
 } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { JobStore } from '../jobs/store';
 import type { CompareStore, SessionRow, SessionSource, TakeRow } from '../storage/compare-store';
-import { CompareFiles, holdsWork, planTakes, takeView } from './compare-takes';
+import { checkedName, checkedNote, checkedPairs, CompareFiles, holdsWork, listening, planTakes, takeView } from './compare-takes';
 import { dropJobs } from './drop-jobs';
 import type { JobService } from './jobs';
 import { definedOnly, KeyedSerial } from './serial';
@@ -266,49 +264,10 @@ export class CompareService {
   }
 }
 
-/** Take ids in listening order: shuffled over the whole session when blind (every order equally likely). */
-function listening(takes: readonly TakeRow[], blind: boolean): string[] {
-  const ids = takes.map((t) => t.id);
-  if (!blind) return ids;
-  for (let i = ids.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-  }
-  return ids;
-}
-
 function prosodyOf(body: { rate?: number; pitch?: number; volume?: number }, base?: SessionSource) {
   return {
     rate: body.rate ?? base?.rate ?? OPTION_RANGES.rate.default,
     pitch: body.pitch ?? base?.pitch ?? OPTION_RANGES.pitch.default,
     volume: body.volume ?? base?.volume ?? OPTION_RANGES.volume.default,
   };
-}
-
-function checkedName(raw: string): string {
-  const checked = checkTitle(raw);
-  if ('problem' in checked) throw new ApiError('invalid_request', `"name": ${checked.problem}`);
-  return checked.title;
-}
-
-function checkedNote(raw: string): string {
-  const note = raw.trim();
-  if (/[\p{Cc}\u2028\u2029]/u.test(note))
-    throw new ApiError('invalid_request', '"note" is one line: no control characters or line breaks.');
-  if (codePoints(note) > COMPARE_LIMITS.noteChars)
-    throw new ApiError('invalid_request', `"note" has at most ${COMPARE_LIMITS.noteChars} characters.`);
-  return note;
-}
-
-/** Choices between two different takes of the session, the winner one of them. */
-function checkedPairs(pairs: PairChoice[], ids: ReadonlySet<string>): PairChoice[] {
-  for (const { a, b, winner } of pairs) {
-    if (a === b || (winner !== a && winner !== b) || !ids.has(a) || !ids.has(b)) {
-      throw new ApiError(
-        'invalid_request',
-        'A pairwise choice is between two different takes of the session, and its winner is one of them.',
-      );
-    }
-  }
-  return pairs;
 }

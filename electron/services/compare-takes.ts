@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { chmod, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { measureLoudness } from '../audio/loudness';
 import { decodeWav, durationSeconds } from '../audio/wav';
-import type { CompareTake, JobTimings } from '../contract';
+import { ApiError, checkTitle, codePoints, COMPARE_LIMITS, type CompareTake, type JobTimings, type PairChoice } from '../contract';
 import type { JobRow } from '../jobs/store';
 import type { SessionSource, TakeAudio, TakeRow } from '../storage/compare-store';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
@@ -116,4 +116,43 @@ export function takeView(take: TakeRow, job: JobRow | undefined): CompareTake {
     note: take.note,
     sentence_ratings: take.sentence_ratings,
   };
+}
+
+/** Take ids in listening order: shuffled over the whole session when blind (every order equally likely). */
+export function listening(takes: readonly TakeRow[], blind: boolean): string[] {
+  const ids = takes.map((t) => t.id);
+  if (!blind) return ids;
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  return ids;
+}
+
+export function checkedName(raw: string): string {
+  const checked = checkTitle(raw);
+  if ('problem' in checked) throw new ApiError('invalid_request', `"name": ${checked.problem}`);
+  return checked.title;
+}
+
+export function checkedNote(raw: string): string {
+  const note = raw.trim();
+  if (/[\p{Cc}\u2028\u2029]/u.test(note))
+    throw new ApiError('invalid_request', '"note" is one line: no control characters or line breaks.');
+  if (codePoints(note) > COMPARE_LIMITS.noteChars)
+    throw new ApiError('invalid_request', `"note" has at most ${COMPARE_LIMITS.noteChars} characters.`);
+  return note;
+}
+
+/** Choices between two different takes of the session, the winner one of them. */
+export function checkedPairs(pairs: PairChoice[], ids: ReadonlySet<string>): PairChoice[] {
+  for (const { a, b, winner } of pairs) {
+    if (a === b || (winner !== a && winner !== b) || !ids.has(a) || !ids.has(b)) {
+      throw new ApiError(
+        'invalid_request',
+        'A pairwise choice is between two different takes of the session, and its winner is one of them.',
+      );
+    }
+  }
+  return pairs;
 }
