@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { CompareSlice } from './compare-slice';
+import type { CompareVerdictSlice } from './compare-verdict-slice';
 import type { ConnectionSlice } from './connection-slice';
 import type { EditorSlice } from './editor-slice';
 import type { EnginesSlice } from './engines-slice';
@@ -8,6 +9,14 @@ import type { PlayerSlice } from './player-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { UndoDeleteSlice } from './undo-delete-slice';
 
-export type Store = ConnectionSlice & EnginesSlice & EditorSlice & JobsSlice & PlayerSlice & CompareSlice & SettingsSlice & UndoDeleteSlice;
+export type Store = ConnectionSlice &
+  EnginesSlice &
+  EditorSlice &
+  JobsSlice &
+  PlayerSlice &
+  CompareSlice &
+  CompareVerdictSlice &
+  SettingsSlice &
+  UndoDeleteSlice;
 
 export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;
