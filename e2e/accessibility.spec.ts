@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { api, expect, test, type Gateway } from './fixtures';
-import { dock, playerReady } from './helpers';
+import { addCompareVoice, dock, playerReady } from './helpers';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -41,14 +41,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     // Compare with takes: ratings, notes, loudness, blind bar, export
     await page.getByRole('tab', { name: 'Compare' }).click();
-    for (const voice of ['espeak-ng:en-us', 'espeak-ng:en-gb']) {
-      await page.getByRole('searchbox', { name: 'Search voices' }).fill(voice);
-      await page
-        .getByRole('list', { name: 'Matching voices' })
-        .locator(`li[data-voice="${voice}"]`)
-        .getByRole('button', { name: /^Add / })
-        .click();
-    }
+    for (const voice of ['espeak-ng:en-us', 'espeak-ng:en-gb']) await addCompareVoice(page, voice);
     await page.getByRole('checkbox', { name: 'Blind' }).check();
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');

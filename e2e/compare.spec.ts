@@ -4,6 +4,7 @@ import { measureLoudness } from '../electron/audio/loudness';
 import { decodeWav } from '../electron/audio/wav';
 import type { CompareSession } from '../renderer/src/lib/compare-export';
 import { api, expect, test, type Gateway } from './fixtures';
+import { addCompareVoice } from './helpers';
 
 const TEXT = 'The first sentence is short. The second one runs a little longer than the first. Then a third. And the last one.';
 
@@ -155,8 +156,7 @@ test.describe(() => {
   }) => {
     test.setTimeout(240_000);
     await page.getByRole('tab', { name: 'Compare' }).click();
-    await page.getByRole('searchbox', { name: 'Search voices' }).fill('en');
-    for (const voice of ['espeak-ng:en-us', 'svox-pico:en-US', 'flite:kal16']) await addById(page, voice);
+    for (const voice of ['espeak-ng:en-us', 'svox-pico:en-US', 'flite:kal16']) await addCompareVoice(page, voice);
     await startSession(page, { blind: false });
     const takes = takesOf(page);
     await allReady(takes, 3);
@@ -197,15 +197,6 @@ test.describe(() => {
     expect(csv.name).not.toBe(second.name);
   });
 });
-
-async function addById(page: Page, voice: string) {
-  await page.getByRole('searchbox', { name: 'Search voices' }).fill(voice);
-  await page
-    .getByRole('list', { name: 'Matching voices' })
-    .locator(`li[data-voice="${voice}"]`)
-    .getByRole('button', { name: /^Add / })
-    .click();
-}
 
 /** The bytes behind a blob: URL of the page (what a take's player holds). */
 async function blobBytes(page: Page, url: string): Promise<Buffer> {

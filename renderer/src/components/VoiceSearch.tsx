@@ -1,3 +1,4 @@
+import { VoiceQueryFields } from './VoiceQueryFields';
 import { useMemo, useState } from 'react';
 import { COMPARE_LIMITS } from '../api/contract';
 import { languageName } from '../lib/languages';
@@ -29,21 +30,7 @@ export function VoiceSearch() {
   return (
     <div className="voice-search" role="group" aria-label="Find voices">
       <div className="voice-search-filters">
-        <input
-          type="search"
-          aria-label="Search voices"
-          placeholder="Search voices: name, language, engine…"
-          value={filters.query}
-          onChange={(e) => change({ query: e.target.value })}
-        />
-        <select aria-label="Language" value={filters.language} onChange={(e) => change({ language: e.target.value })}>
-          <option value="">All languages</option>
-          {languages.map((l) => (
-            <option key={l.code} value={l.code}>
-              {l.name}
-            </option>
-          ))}
-        </select>
+        <VoiceQueryFields filters={filters} onChange={change} languages={languages} placeholder="Search voices: name, language, engine…" />
         <select aria-label="Engine" value={filters.engine} onChange={(e) => change({ engine: e.target.value })}>
           <option value="">All engines</option>
           {engines
