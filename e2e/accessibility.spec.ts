@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { api, expect, test, type Gateway } from './fixtures';
-import { dock, playerReady } from './helpers';
+import { addCompareVoice, dock, playerReady } from './helpers';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -25,7 +25,7 @@ async function finishedJob(gateway: Gateway, text: string): Promise<string> {
 for (const theme of ['light', 'dark'] as const) {
   test(`axe: no serious or critical violations on any tab or dialog, ${theme}`, async ({ studio: page, gateway, snap }) => {
     // axe over the voice table (hundreds of rows) takes tens of seconds on a busy machine
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const id = await finishedJob(gateway, 'One job to list. It has two sentences.');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption(theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -41,14 +41,19 @@ for (const theme of ['light', 'dark'] as const) {
 
     // Compare with takes: ratings, notes, loudness, blind bar, export
     await page.getByRole('tab', { name: 'Compare' }).click();
-    await page.getByRole('combobox', { name: 'Voice 1' }).selectOption('espeak-ng:en-us');
-    await page.getByRole('combobox', { name: 'Voice 2' }).selectOption('espeak-ng:en-gb');
+    for (const voice of ['espeak-ng:en-us', 'espeak-ng:en-gb']) await addCompareVoice(page, voice);
     await page.getByRole('checkbox', { name: 'Blind' }).check();
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
-    for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 30_000 });
+    await expect(takes).toHaveCount(2);
+    for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 120_000 });
     await takes.first().locator('label', { hasText: '3 stars' }).click();
     found['compare with takes'] = await seriousViolations(page);
+    await page.getByRole('button', { name: 'Pairwise' }).click();
+    found['compare pairwise'] = await seriousViolations(page);
+    await page.getByRole('button', { name: 'Shortcuts (?)' }).click();
+    found['compare shortcuts'] = await seriousViolations(page);
+    await page.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
@@ -87,6 +92,8 @@ for (const theme of ['light', 'dark'] as const) {
       Compare: [],
       Lexicon: [],
       'compare with takes': [],
+      'compare pairwise': [],
+      'compare shortcuts': [],
       'settings dialog': [],
       'player and read-along': [],
       'delete dialog': [],

@@ -1,66 +1,202 @@
 import type { Locator, Page } from '@playwright/test';
+import type { CompareSession as SavedSession } from '../electron/contract';
 import { measureLoudness } from '../electron/audio/loudness';
 import { decodeWav } from '../electron/audio/wav';
 import type { CompareSession } from '../renderer/src/lib/compare-export';
-import { expect, test } from './fixtures';
+import { api, expect, test, type Gateway } from './fixtures';
+import { addCompareVoice } from './helpers';
 
-test('compares voices: stacked waveforms, switching keeps the position', async ({ studio: page, snap }) => {
-  await page.getByRole('tab', { name: 'Compare' }).click();
-  await page.getByRole('combobox', { name: 'Voice 1' }).selectOption('espeak-ng:en-us');
-  await page.getByRole('combobox', { name: 'Voice 2' }).selectOption('espeak-ng:en-gb');
-  await page.getByRole('button', { name: 'Add voice' }).click();
-  await page.getByRole('combobox', { name: 'Voice 3' }).selectOption('espeak-ng:en-gb-scotland');
+const TEXT = 'The first sentence is short. The second one runs a little longer than the first. Then a third. And the last one.';
+
+/** Chooses voices in the search picker: the first `count` results of an engine (each Add takes its voice off the list). */
+async function chooseVoices(page: Page, engine: string, count: number) {
+  await page.getByRole('combobox', { name: 'Engine' }).selectOption({ label: engine });
+  const results = page.getByRole('list', { name: 'Matching voices' });
+  for (let i = 0; i < count; i++) await results.getByRole('button', { name: /^Add / }).first().click();
+  await expect(page.getByRole('list', { name: 'Chosen voices' }).getByRole('listitem')).toHaveCount(count);
+}
+
+async function startSession(page: Page, { blind }: { blind: boolean }) {
+  await page.getByRole('textbox', { name: 'Texts to compare' }).fill(TEXT);
+  if (blind) await page.getByRole('checkbox', { name: 'Blind' }).check();
   await page.getByRole('button', { name: 'Compare', exact: true }).click();
+}
 
-  const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
-  await expect(takes).toHaveCount(3);
-  await expect(takes.nth(1)).toHaveAttribute('aria-label', 'Take 2: English (Great Britain) · eSpeak NG (embedded)');
-  for (const take of await takes.all()) {
-    await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-    await expect.poll(async () => Number(await take.getAttribute('data-duration'))).toBeGreaterThan(1);
+const takesOf = (page: Page) => page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
+
+async function allReady(takes: Locator, count: number) {
+  await expect(takes).toHaveCount(count);
+  for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 240_000 });
+}
+
+async function saved(gateway: Gateway): Promise<SavedSession> {
+  const { sessions } = (await (await api(gateway, '/api/v1/tts/compare/sessions')).json()) as { sessions: { session_id: string }[] };
+  return (await (await api(gateway, `/api/v1/tts/compare/sessions/${sessions[0]!.session_id}`)).json()) as SavedSession;
+}
+
+test('a 12-voice blind session, rated by keyboard only, reopens after a reload with everything intact', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
+  test.setTimeout(400_000);
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await chooseVoices(page, 'eSpeak NG (embedded)', 12);
+  await startSession(page, { blind: true });
+  const takes = takesOf(page);
+  await allReady(takes, 12);
+  // nothing names a voice, and every take plays as long as the others (edge silence cut, padded)
+  await expect(page.getByRole('list', { name: 'Takes' })).not.toContainText(/English|eSpeak/);
+  const durations = await takes.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-duration'))));
+  expect(Math.max(...durations) - Math.min(...durations)).toBeLessThan(0.01);
+
+  // keyboard only, focus left on the page: takes 1–9 by digit, then ↓ for 10–12; R and a digit rates
+  await page.getByRole('heading', { name: 'Compare voices' }).click();
+  const stars = (i: number) => (i % 5) + 1;
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press(i < 9 ? String(i + 1) : 'ArrowDown');
+    await expect(takes.nth(i)).toHaveClass(/active/);
+    await page.keyboard.press('r');
+    await page.keyboard.press(String(stars(i)));
+    await expect(takes.nth(i).getByRole('radio', { name: `${stars(i)} star` })).toBeChecked();
   }
+  await page.keyboard.press('n');
+  await page.keyboard.type('Too fast here');
+  await expect(takes.nth(11).getByRole('textbox', { name: /^Note on/ })).toHaveValue('Too fast here');
+  await page.keyboard.press('Tab'); // leaves the note; keys work again
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await snap('compare-blind');
+  const before = await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-take')));
+  await expect.poll(async () => (await saved(gateway)).takes.find((t) => t.note)?.note).toBe('Too fast here');
 
-  await takes.nth(0).getByRole('button', { name: /^Play/ }).click();
+  await page.reload();
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await allReady(takes, 12);
+  expect(await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-take')))).toEqual(before);
+  for (let i = 0; i < 12; i++) await expect(takes.nth(i).getByRole('radio', { name: `${stars(i)} star` })).toBeChecked();
+  await expect(takes.nth(11).getByRole('textbox', { name: /^Note on/ })).toHaveValue('Too fast here');
+  await expect(page.getByRole('button', { name: 'Reveal voices' })).toBeVisible();
+});
+
+test('switching takes keeps the sentence: the next voice starts at that sentence (±50 ms), a waveform seeks where clicked', async ({
+  studio: page,
+  gateway,
+  snap,
+}) => {
+  test.setTimeout(240_000);
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByRole('searchbox', { name: 'Search voices' }).fill('en-us');
+  for (const engine of ['eSpeak NG (embedded)', 'SVOX Pico (embedded)']) {
+    await page
+      .getByRole('list', { name: 'Matching voices' })
+      .getByRole('button', { name: new RegExp(`^Add .*${engine.replace(/[()]/g, '\\$&')}`) })
+      .first()
+      .click();
+  }
+  await startSession(page, { blind: false });
+  const takes = takesOf(page);
+  await allReady(takes, 2);
+  const session = await saved(gateway);
+  const startOf = (row: number, n: number) => session.takes[row]!.timings!.sentences[n]!.start_s;
+  // the voices speak at different speeds: sentence 4 starts at different seconds
+  expect(Math.abs(startOf(0, 3) - startOf(1, 3))).toBeGreaterThan(0.1);
+
+  await page.getByRole('button', { name: /^Play sentence 4:/ }).click();
   await expect(takes.nth(0)).toHaveClass(/active/);
-  await page.waitForTimeout(1200);
-  await takes.nth(1).getByRole('button', { name: /^Play/ }).click();
+  await expect.poll(async () => Number(await takes.nth(0).getAttribute('data-seeked-to'))).toBeCloseTo(startOf(0, 3), 1);
+  expect(Math.abs(Number(await takes.nth(0).getAttribute('data-seeked-to')) - startOf(0, 3))).toBeLessThan(0.05);
+  await page.keyboard.press('ArrowDown');
   await expect(takes.nth(1)).toHaveClass(/active/);
-  await expect(takes.nth(0).getByRole('button', { name: /^Play/ })).toBeVisible(); // the first one paused
-  // The second take started near where the first one was, not at 0:00.
-  await expect(takes.nth(1).locator('.take-title .mono')).not.toHaveText(/^0:00 /, { timeout: 5000 });
-  await page.keyboard.press('3');
-  await expect(takes.nth(2)).toHaveClass(/active/);
+  await expect.poll(async () => Math.abs(Number(await takes.nth(1).getAttribute('data-seeked-to')) - startOf(1, 3))).toBeLessThan(0.05);
+  await expect(page.getByRole('list', { name: 'Sentences' }).locator('[aria-current="true"]')).toHaveAttribute('data-sentence', '3');
+
+  // a click at 75 % of the other take's waveform plays it from there, not from the first take's second
+  await page.keyboard.press('1');
+  const wave = takes.nth(1).locator('.waveform');
+  const box = (await wave.boundingBox())!;
+  await wave.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
+  await expect(takes.nth(1)).toHaveClass(/active/);
+  const duration = Number(await takes.nth(1).getAttribute('data-duration'));
+  await expect.poll(async () => Number(await takes.nth(1).getAttribute('data-seeked-to')) / duration).toBeGreaterThan(0.7);
   await snap('compare');
 });
 
-test('blind compare: voices hidden and takes shuffled until revealed; keys follow the list', async ({ studio: page, snap }) => {
-  const chosen = ['espeak-ng:en-us', 'espeak-ng:en-gb', 'espeak-ng:en-gb-scotland'];
+test('a pairwise round ends in a ranking, kept with the session', async ({ studio: page }) => {
+  test.setTimeout(240_000);
   await page.getByRole('tab', { name: 'Compare' }).click();
-  await page.getByRole('button', { name: 'Add voice' }).click();
-  for (const [i, voice] of chosen.entries()) await page.getByRole('combobox', { name: `Voice ${i + 1}` }).selectOption(voice);
-  await page.getByRole('checkbox', { name: 'Blind' }).check();
-  await page.getByRole('button', { name: 'Compare', exact: true }).click();
-
-  const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
-  await expect(takes).toHaveCount(3);
-  for (const take of await takes.all()) await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-  // Nothing in the takes names a voice: letters only, in the accessible names and on screen.
-  expect(await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))).toEqual(['Take A', 'Take B', 'Take C']);
-  await expect(page.getByRole('list', { name: 'Takes' })).not.toContainText(/English|eSpeak/);
-  expect(await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-voice')))).toEqual([null, null, null]);
-  await page.keyboard.press('2');
-  await expect(takes.nth(1)).toHaveClass(/active/);
-  await snap('compare-blind');
-
-  await page.getByRole('button', { name: 'Reveal voices' }).click();
-  const revealed = await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-voice')));
-  // every chosen voice once, in the shuffled order the takes had
-  expect([...revealed].sort()).toEqual([...chosen].sort());
-  await expect(takes.nth(1)).toHaveClass(/active/);
-  await expect(page.getByRole('list', { name: 'Takes' })).toContainText('eSpeak NG');
+  await chooseVoices(page, 'eSpeak NG (embedded)', 3);
+  await startSession(page, { blind: true });
+  await allReady(takesOf(page), 3);
+  await page.getByRole('button', { name: 'Pairwise' }).click();
+  const round = page.getByRole('region', { name: 'Pairwise round' });
+  for (let i = 0; i < 3 && (await round.getByRole('button', { name: 'A is better' }).count()) > 0; i++) {
+    await round.getByRole('button', { name: 'A is better' }).click();
+    await page.waitForTimeout(300);
+  }
+  const ranking = round.getByRole('list', { name: 'Ranking' }).getByRole('listitem');
+  await expect(ranking).toHaveCount(3);
+  const order = await ranking.allTextContents();
+  expect(new Set(order).size).toBe(3);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await allReady(takesOf(page), 3);
+  await page.getByRole('button', { name: 'Pairwise' }).click();
+  await expect(page.getByRole('list', { name: 'Ranking' }).getByRole('listitem')).toHaveText(order);
 });
 
-const VOICES = ['espeak-ng:en-us', 'svox-pico:en-US', 'flite:kal16'];
+test.describe(() => {
+  // The test reads the audio each take's player holds (a blob: URL), which the studio's CSP rightly
+  // keeps fetch() away from.
+  test.use({ bypassCSP: true });
+  test('exports: names unique per session and time, loudness matched, verdicts and ranking in the files', async ({
+    studio: page,
+    snap,
+  }) => {
+    test.setTimeout(240_000);
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    for (const voice of ['espeak-ng:en-us', 'svox-pico:en-US', 'flite:kal16']) await addCompareVoice(page, voice);
+    await startSession(page, { blind: false });
+    const takes = takesOf(page);
+    await allReady(takes, 3);
+    const played: number[] = [];
+    for (const take of await takes.all()) {
+      const { samples, sampleRate } = decodeWav(await blobBytes(page, (await take.getAttribute('data-played-url'))!));
+      played.push(measureLoudness(samples, sampleRate).integratedLufs);
+    }
+    expect(Math.max(...played) - Math.min(...played)).toBeLessThan(1);
+    await takes.nth(0).locator('label', { hasText: '4 stars' }).click();
+    await takes
+      .nth(2)
+      .getByRole('textbox', { name: /^Note on/ })
+      .fill('=buzzy, "robotic"');
+    await snap('compare-session');
+
+    const first = await downloaded(page, page.getByRole('button', { name: 'Export JSON' }));
+    const json = JSON.parse(first.text) as CompareSession;
+    expect(json.takes.map((t) => [t.voice, t.rating, t.note])).toEqual([
+      ['espeak-ng:en-us', 4, ''],
+      ['svox-pico:en-US', null, ''],
+      ['flite:kal16', null, '=buzzy, "robotic"'],
+    ]);
+    const csv = await downloaded(page, page.getByRole('button', { name: 'Export CSV' }));
+    expect(csv.text).toContain(`"'=buzzy, ""robotic"""`);
+
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Session name' }).fill('Narrators B');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await expect(page.getByRole('combobox', { name: 'Session' })).toContainText('Narrators B (copy)');
+    const second = await downloaded(page, page.getByRole('button', { name: 'Export CSV' }));
+    const zip = await downloaded(page, page.getByRole('button', { name: 'Export takes (ZIP)' }));
+    const names = [first.name, csv.name, second.name, zip.name];
+    console.log(`export names: ${names.join(', ')}`);
+    expect(new Set(names.map((n) => n.replace(/\.\w+$/, ''))).size).toBeGreaterThanOrEqual(2);
+    expect(second.name).toMatch(/^orator-compare-narrators-b-copy-\d{4}-\d\d-\d\d-\d{6}\.csv$/);
+    expect(csv.name).not.toBe(second.name);
+  });
+});
 
 /** The bytes behind a blob: URL of the page (what a take's player holds). */
 async function blobBytes(page: Page, url: string): Promise<Buffer> {
@@ -83,71 +219,3 @@ async function downloaded(page: Page, button: Locator): Promise<{ name: string; 
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
 }
-
-test.describe(() => {
-  // The test reads the audio each take's player holds (a blob: URL), which the studio's CSP rightly
-  // keeps fetch() away from.
-  test.use({ bypassCSP: true });
-  test('QA session: takes play loudness-matched; ratings and notes are exported as CSV and JSON', async ({ studio: page, snap }) => {
-    await page.getByRole('tab', { name: 'Compare' }).click();
-    await page.getByRole('button', { name: 'Add voice' }).click();
-    for (const [i, voice] of VOICES.entries()) await page.getByRole('combobox', { name: `Voice ${i + 1}` }).selectOption(voice);
-    await expect(page.getByRole('checkbox', { name: 'Match loudness' })).toBeChecked();
-    await page.getByRole('checkbox', { name: 'Blind' }).check();
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
-
-    const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
-    await expect(takes).toHaveCount(3);
-    for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 30_000 });
-    await expect(page.getByTestId('loudness-target')).toContainText('every take plays at');
-
-    // The engines speak at different loudness (as measured by the gateway)...
-    const synthesized = (await takes.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-loudness'))))) as number[];
-    expect(Math.max(...synthesized) - Math.min(...synthesized)).toBeGreaterThan(1);
-    // ...and what each player actually plays, measured here, is within 1 LU of the others.
-    const played: number[] = [];
-    for (const take of await takes.all()) {
-      const { samples, sampleRate } = decodeWav(await blobBytes(page, (await take.getAttribute('data-played-url'))!));
-      played.push(measureLoudness(samples, sampleRate).integratedLufs);
-    }
-    const spread = Math.max(...played) - Math.min(...played);
-    console.log(
-      `loudness synthesized ${synthesized.map((l) => l.toFixed(2)).join(' / ')} LUFS; played ${played.map((l) => l.toFixed(2)).join(' / ')} LUFS; spread ${spread.toFixed(3)} LU`,
-    );
-    expect(spread).toBeLessThan(1);
-    await expect(takes.nth(0)).toContainText('LUFS');
-
-    // A verdict per take, blind; export waits for the reveal (the files name the voices).
-    await takes.nth(0).locator('label', { hasText: '4 stars' }).click();
-    await takes.nth(0).getByRole('textbox', { name: 'Note on take A' }).fill('Clear, a little fast');
-    await takes.nth(2).locator('label', { hasText: '2 stars' }).click();
-    await takes.nth(2).getByRole('textbox', { name: 'Note on take C' }).fill('=buzzy, "robotic"');
-    await expect(takes.nth(0).getByRole('radio', { name: '4 stars' })).toBeChecked();
-    await expect(page.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
-    await snap('compare-session');
-    await page.getByRole('button', { name: 'Reveal voices' }).click();
-    const order = (await takes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-voice')))) as string[];
-
-    const json = await downloaded(page, page.getByRole('button', { name: 'Export JSON' }));
-    expect(json.name).toMatch(/^orator-compare-.*\.json$/);
-    const session = JSON.parse(json.text) as CompareSession;
-    expect(session).toMatchObject({ blind: true, loudness_matched: true, settings: { rate: 1, pitch: 1, volume: 1 } });
-    expect(session.text).toContain('The quick brown fox');
-    expect(session.takes.map((t) => [t.label, t.voice, t.rating, t.note])).toEqual([
-      ['A', order[0], 4, 'Clear, a little fast'],
-      ['B', order[1], null, ''],
-      ['C', order[2], 2, '=buzzy, "robotic"'],
-    ]);
-    for (const [i, take] of session.takes.entries()) {
-      expect(take.loudness_lufs).toBeCloseTo(synthesized[i]!, 2);
-      expect(take.loudness_lufs! + take.gain_db).toBeCloseTo(session.loudness_target_lufs!, 1);
-    }
-
-    const csv = await downloaded(page, page.getByRole('button', { name: 'Export CSV' }));
-    const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toMatch(/^position,label,voice,voice_name,engine,rating,note,/);
-    expect(lines).toHaveLength(4);
-    expect(lines[1]).toContain(`1,A,${order[0]},`);
-    expect(lines[3]).toContain(`,2,"'=buzzy, ""robotic""",`);
-  });
-});

@@ -30,3 +30,13 @@ export function longText(characters: number): string {
   }
   return text.slice(0, characters);
 }
+
+/** Adds a voice to the compare session by its id, through the searchable picker. */
+export async function addCompareVoice(page: Page, voice: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search voices' }).fill(voice);
+  await page
+    .getByRole('list', { name: 'Matching voices' })
+    .locator(`li[data-voice="${voice}"]`)
+    .getByRole('button', { name: /^Add / })
+    .click();
+}

@@ -1,5 +1,5 @@
 import { api, expect, test } from './fixtures';
-import { dock, expectTimeAdvances, playerReady } from './helpers';
+import { addCompareVoice, dock, expectTimeAdvances, playerReady } from './helpers';
 
 test('unavailable engines say why and how to install them', async ({ studio: page, gateway, snap }) => {
   const { engines } = (await (await api(gateway, '/api/v1/tts/engines')).json()) as {
@@ -130,12 +130,12 @@ test('voices are listed by name, languages named one way, and equal names on two
   expect(first).not.toBe(second);
 
   await page.getByRole('tab', { name: 'Compare' }).click();
-  await page.getByRole('combobox', { name: 'Voice 1' }).selectOption(a!.id);
-  await page.getByRole('combobox', { name: 'Voice 2' }).selectOption(b!.id);
+  await addCompareVoice(page, a!.id);
+  await addCompareVoice(page, b!.id);
   await page.getByRole('button', { name: 'Compare', exact: true }).click();
   const takes = page.getByRole('list', { name: 'Takes' }).getByRole('listitem');
   await expect(takes.nth(0).locator('.take-title strong')).toContainText(a!.engine);
   await expect(takes.nth(1).locator('.take-title strong')).toContainText(b!.engine);
-  for (const take of await takes.all()) await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  for (const take of await takes.all()) await expect(take).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
   await snap('compare-same-name');
 });

@@ -24,3 +24,4 @@ export * from './lexicon';
 export * from './exports';
 export * from './projects';
 export * from './voice-library';
+export * from './compare';

@@ -19,3 +19,7 @@ export const projectPath = (id: string) => `${PROJECTS_PATH}/${encodeURIComponen
 
 /** A URL without the slashes at its end ("http://127.0.0.1:5700/" is "http://127.0.0.1:5700"). */
 export const withoutTrailingSlashes = (url: string) => trimEndWhere(url, (char) => char === '/');
+export const COMPARE_SESSIONS_PATH = `${TTS_ROOT}/compare/sessions`;
+export const compareSessionPath = (id: string) => `${COMPARE_SESSIONS_PATH}/${encodeURIComponent(id)}`;
+export const compareTakePath = (id: string, take: string) => `${compareSessionPath(id)}/takes/${encodeURIComponent(take)}`;
+export const compareTakeAudioPath = (id: string, take: string) => `${compareTakePath(id, take)}/audio`;

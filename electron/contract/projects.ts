@@ -39,7 +39,8 @@ export const MANUSCRIPT_EXTENSIONS = ['txt', 'md', 'markdown', 'epub', 'docx'] a
 /** The ones sent as bytes (base64 `data`) rather than text. */
 export const BINARY_MANUSCRIPTS: readonly string[] = ['epub', 'docx'];
 
-const prosody = (name: OptionName) =>
+/** A prosody field of a saved setting (projects, compare sessions): its range and default. */
+export const prosody = (name: OptionName) =>
   Type.Number({ minimum: OPTION_RANGES[name].min, maximum: OPTION_RANGES[name].max, default: OPTION_RANGES[name].default });
 
 const Title = Type.String({ minLength: 1, description: `1 to ${PROJECT_LIMITS.titleChars} characters, one line` });

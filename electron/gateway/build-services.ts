@@ -2,6 +2,7 @@ import path from 'node:path';
 import { vetModelsDir } from '../engines/model-dirs';
 import { ExportStore } from '../jobs/export/export-store';
 import { ProjectStore } from '../projects/store';
+import { CompareService } from '../services/compare-sessions';
 import { ExportService } from '../services/exports';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
@@ -9,6 +10,7 @@ import { OpenAISpeechService } from '../services/openai-speech';
 import { ProjectService } from '../services/projects';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
+import { CompareStore } from '../storage/compare-store';
 import { VoiceResolver } from '../services/voices';
 import { VoiceLibraryService } from '../services/voice-library';
 import { DocumentReader } from '../projects/document-reader';
@@ -29,6 +31,7 @@ export interface Services {
   projects: ProjectService;
   openaiSpeech: OpenAISpeechService;
   voiceLibrary: VoiceLibraryService;
+  compare: CompareService;
 }
 
 /** Builds the services over the core; the exports being made, installs and manuscript reading are stopped at close. */
@@ -79,7 +82,16 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   // a sentence edited in a chapter's audio belongs to the chapter (services/projects.ts)
   jobs.observeSentenceEdits((edit) => projects.sentenceEdited(edit));
   const openaiSpeech = new OpenAISpeechService(registry, voices, lexicon, synthesis);
-  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary };
+  const compare = new CompareService({
+    store: new CompareStore(core.db),
+    jobStore: store,
+    registry,
+    synthesis,
+    jobs,
+    jobWav: (jobId) => runner.files.audioFile(jobId, 'wav'),
+    dataDir: config.dataDir,
+  });
+  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary, compare };
 }
 
 /** The voice library, installing into the first models folder; what an install killed mid-way left goes first. */

@@ -7,6 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT, type VoiceEvent } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
+import type { CompareService } from '../services/compare-sessions';
 import type { ExportService } from '../services/exports';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
@@ -24,6 +25,7 @@ import { declareOperations } from './plugins/operations';
 import { securityHeaders } from './plugins/security-headers';
 import { requestLog } from './request-log';
 import { jsonBody } from './plugins/json-body';
+import { compareRoutes } from './routes/compare';
 import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
@@ -51,6 +53,7 @@ export interface ServerDeps {
   projects: ProjectService;
   /** The voice library; none in tests that build a bare server. */
   voiceLibrary?: VoiceLibraryService;
+  compare: CompareService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -135,6 +138,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       await api.register(lexiconRoutes, { lexicon: deps.lexicon });
       await api.register(projectRoutes, { projects: deps.projects, slots });
       if (deps.voiceLibrary) await api.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
+      await api.register(compareRoutes, { compare: deps.compare });
     },
     { prefix: TTS_ROOT },
   );

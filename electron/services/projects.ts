@@ -34,6 +34,8 @@ import { RenderKeys, type RevisedLexicon } from './render-keys';
 import type { SynthesisService } from './synthesis';
 import type { Voices } from './voices';
 import { assertRoomToRender, projectDisk, type DiskChapter } from './project-disk';
+import { dropJobs } from './drop-jobs';
+import { definedOnly, KeyedSerial } from './serial';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -62,7 +64,7 @@ const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space,
  */
 export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
-  private readonly busy = new Map<string, Promise<unknown>>();
+  private readonly serial = new KeyedSerial();
   private readonly keys: RenderKeys;
 
   constructor(private readonly deps: ProjectDeps) {
@@ -333,20 +335,13 @@ export class ProjectService {
       .filter((job): job is JobRow => job !== undefined && states.includes(job.state));
   }
 
-  /** Cancels (if running) and deletes jobs a project no longer uses; a job already deleted is skipped. */
-  private async dropJobs(ids: readonly (string | null)[]): Promise<void> {
-    for (const id of ids) {
-      if (id === null || !this.deps.jobStore.get(id)) continue;
-      if ((await this.deps.jobs.cancelOrDelete(id)) !== null) await this.deps.jobs.cancelOrDelete(id);
-    }
+  /** Cancels (if running) and deletes jobs a project no longer uses. */
+  private dropJobs(ids: (string | null)[]): Promise<void> {
+    return dropJobs(this.deps.jobStore, this.deps.jobs, ids);
   }
 
   private serially<T>(id: string, work: () => T | Promise<T>): Promise<T> {
-    const run = (this.busy.get(id) ?? Promise.resolve()).then(work, work);
-    const settled = run.catch(() => undefined);
-    this.busy.set(id, settled);
-    void settled.then(() => this.busy.get(id) === settled && this.busy.delete(id));
-    return run;
+    return this.serial.run(id, work);
   }
 }
 
@@ -355,7 +350,3 @@ const prosodyDefaults = () => ({
   pitch: OPTION_RANGES.pitch.default,
   volume: OPTION_RANGES.volume.default,
 });
-
-function definedOnly<T extends object>(change: T): Partial<T> {
-  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as Partial<T>;
-}

@@ -127,4 +127,45 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN series_idx INTEGER;
   ALTER TABLE project_chapters ADD COLUMN edits TEXT NOT NULL DEFAULT '[]';
   `,
+  // 11: compare sessions (docs/studio.md, docs/api.md#compare-sessions): texts, voices and judging of a
+  // listening session, and its takes; a take's audio is a file of the session (audio = 1) copied from
+  // the job that made it, so the job may go; JSON columns hold lists the gateway never queries into
+  `
+  CREATE TABLE compare_sessions (
+    id             TEXT PRIMARY KEY,
+    name           TEXT NOT NULL,
+    texts          TEXT NOT NULL,
+    voices         TEXT NOT NULL,
+    rate           REAL NOT NULL,
+    pitch          REAL NOT NULL,
+    volume         REAL NOT NULL,
+    blind          INTEGER NOT NULL,
+    revealed       INTEGER NOT NULL,
+    loudness_match INTEGER NOT NULL,
+    take_order     TEXT NOT NULL,
+    pairs          TEXT NOT NULL DEFAULT '[]',
+    created_at     TEXT NOT NULL,
+    updated_at     TEXT NOT NULL
+  );
+  CREATE TABLE compare_takes (
+    session_id       TEXT NOT NULL REFERENCES compare_sessions (id) ON DELETE CASCADE,
+    id               TEXT NOT NULL,
+    idx              INTEGER NOT NULL,
+    text_index       INTEGER NOT NULL,
+    voice            TEXT NOT NULL,
+    job_id           TEXT REFERENCES jobs (id) ON DELETE SET NULL,
+    audio            INTEGER NOT NULL DEFAULT 0,
+    engine           TEXT,
+    duration_s       REAL,
+    loudness_lufs    REAL,
+    timings          TEXT,
+    error_code       TEXT,
+    error_message    TEXT,
+    rating           INTEGER,
+    note             TEXT NOT NULL DEFAULT '',
+    sentence_ratings TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (session_id, id)
+  );
+  CREATE INDEX compare_takes_by_job ON compare_takes (job_id);
+  `,
 ];

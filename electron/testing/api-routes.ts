@@ -78,13 +78,18 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
 /**
  * A body the route accepts: Orator's {"text"} or OpenAI's {"model","input","voice"} when it speaks
  * text, a manuscript file ({"name","text"}, alone or as "manuscript") for projects, {"title"} when
- * it renames, {"format"} to export a project, else an empty object.
+ * it renames, {"format"} to export a project, one text and voice for a compare session, else an
+ * empty object.
  */
+/** The text of a compare session's sample body: a session made with it keeps its takes when patched with it. */
+export const SAMPLE_SESSION_TEXT = 'Hi.';
+
 export function sampleBody(route: ApiRoute): Record<string, unknown> {
   const manuscript = { name: 'book.txt', text: 'Hi.' };
   if (route.body?.properties?.manuscript) return { manuscript };
   if (route.body?.properties?.name && route.body.properties.text) return manuscript;
   if (route.body?.properties?.text) return { text: 'Hi.' };
+  if (route.body?.properties?.texts) return { texts: [SAMPLE_SESSION_TEXT], voices: ['espeak-ng:en-us'] };
   if (route.body?.properties?.input) return { model: 'tts-1', input: 'Hi.', voice: 'alloy' };
   if (route.body?.properties?.title) return { title: 'Chapter one' };
   // a project's export: its options alone (the jobs are the project's)

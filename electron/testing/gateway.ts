@@ -79,3 +79,16 @@ export async function waitForJob(gateway: Pick<TestGateway, 'api'>, jobId: strin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Polls a compare session until none of its takes is running; answers the session as it is then. */
+export async function waitForTakes(gateway: Pick<TestGateway, 'api'>, sessionId: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const session = (await (await gateway.api(`/api/v1/tts/compare/sessions/${sessionId}`)).json()) as {
+      takes: { status: string; take_id: string }[];
+    };
+    if (!session.takes.some((take) => take.status === 'running')) return session;
+    if (Date.now() > deadline) throw new Error(`Session ${sessionId} still has takes running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -32,7 +32,15 @@ export interface CaseContext {
 }
 
 const JSON_TYPE = 'application/json';
-const NOT_FOUND: ErrorCode[] = ['not_found', 'engine_not_found', 'job_not_found', 'export_not_found', 'project_not_found'];
+const NOT_FOUND: ErrorCode[] = [
+  'not_found',
+  'engine_not_found',
+  'job_not_found',
+  'export_not_found',
+  'project_not_found',
+  'session_not_found',
+  'take_not_found',
+];
 const baseline: Expected = { baseline: true };
 /** Errors of routes that read and parse the body; any other route answers as it does without it. */
 const ifParsed = (route: ApiRoute, codes: ErrorCode[]): Expected => (readsBody(route) ? { codes } : baseline);

@@ -109,7 +109,7 @@ export function isUnauthorized(error: unknown): boolean {
 }
 
 /** Every response is checked against the contract's schema; no code generation, so a strict CSP holds. */
-function checked<T>(schema: TSchema, value: unknown, what: string): T {
+export function checked<T>(schema: TSchema, value: unknown, what: string): T {
   if (!Value.Check(schema, value)) throw new GatewayError(`The gateway sent an unexpected ${what}.`);
   return value as T;
 }
@@ -409,12 +409,13 @@ export class OratorClient {
     return checked<ExportAccepted>(ExportAccepted, await jsonBody(response), 'export receipt');
   }
 
-  private async json(path: string): Promise<unknown> {
+  /** GETs a JSON answer (for clients of one route group, such as compare-client.ts). */
+  async json(path: string): Promise<unknown> {
     return jsonBody(await this.send(path, {}));
   }
 
   /** Sends with the key; any non-2xx answer becomes the ApiError the gateway described. */
-  private async send(path: string, init: RequestInit & { signal?: AbortSignal | undefined }): Promise<Response> {
+  async send(path: string, init: RequestInit & { signal?: AbortSignal | undefined }): Promise<Response> {
     const headers: Record<string, string> = { ...this.authHeaders, ...(init.headers as Record<string, string> | undefined) };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
@@ -431,7 +432,7 @@ export class OratorClient {
   }
 }
 
-function jsonBody(response: Response): Promise<unknown> {
+export function jsonBody(response: Response): Promise<unknown> {
   return response.json().catch(() => {
     throw new GatewayError('The gateway sent a body that is not JSON.');
   });

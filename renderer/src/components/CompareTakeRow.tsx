@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
+import type { CompareTake } from '../api/contract';
 import { formatClock } from '../lib/format';
-import { useApp } from '../store';
-import { takeLetter, type CompareTake } from '../store/compare-slice';
-import { voiceLabel } from '../store/engines-slice';
-import { PauseIcon, PlayIcon } from './PlayerDock';
 import { formatLoudness } from '../lib/loudness-match';
-import { wavData, withGain } from '../lib/wav-gain';
+import type { PlayedTake } from '../lib/played-takes';
+import { PauseIcon, PlayIcon } from './PlayerDock';
 import { TakeVerdict } from './TakeVerdict';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
@@ -14,48 +12,42 @@ import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 const WAVE_OPTIONS = { height: 48, barWidth: 2, barGap: 1, barRadius: 2, normalize: false } as const;
 
 interface Props {
-  /** The take's slot (its voice picker). */
-  index: number;
-  /** Its place in the list, which a blind run shuffles: what keys 1–4 and its letter count. */
-  position: number;
-  voiceId: string;
-  /** Blind and not revealed: the voice is not shown. */
-  hidden: boolean;
   take: CompareTake;
+  /** Its place in the text's list, which a blind session shuffles: what keys 1–9 count. */
+  position: number;
+  /** "Take B" when hidden, else the voice's name. */
+  name: string;
+  hidden: boolean;
+  played: PlayedTake | undefined;
   active: boolean;
-  /** Gain for loudness-matched listening, dB; undefined while the common level is not known yet. */
-  gainDb: number | undefined;
-  onPlay(index: number): void;
-  register(index: number, ws: WaveSurfer | null): void;
+  /** The file name a download of it gets. */
+  fileName: string;
+  onPlay(takeId: string): void;
+  /** The listener clicked its waveform: it plays from there. */
+  onSeek(takeId: string): void;
+  register(takeId: string, ws: WaveSurfer | null): void;
 }
 
-export function CompareTakeRow({ index, position, voiceId, hidden, take, active, gainDb, onPlay, register }: Props) {
+export function CompareTakeRow({ take, position, name, hidden, played, active, fileName, onPlay, onSeek, register }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const ws = useWaveSurfer(container, WAVE_OPTIONS);
   const { playing, time, duration } = usePlayback(ws);
-  const voiceName = useApp((s) => voiceLabel(s, voiceId));
-  const letter = takeLetter(position);
-  const name = hidden ? `take ${letter}` : voiceName;
+  const id = take.take_id;
+  const [playedUrl, setPlayedUrl] = useState<string>();
 
   useEffect(() => {
     if (!ws) return;
-    register(index, ws);
-    return () => register(index, null);
-  }, [ws, index, register]);
+    register(id, ws);
+    return () => register(id, null);
+  }, [ws, id, register]);
 
-  // What the player holds, for tests and tools: the object URL of the audio as played.
-  const [playedUrl, setPlayedUrl] = useState<string>();
-
-  // The take as heard: with its matching gain applied to the samples, so the waveform (true scale)
-  // shows the level that plays; the position and play state survive a change of gain.
+  // The take as heard (gain, blind trimming); position and play state survive a new version of it.
   useEffect(() => {
-    if (!ws || !take.audio || gainDb === undefined) return;
-    const data = take.file && gainDb !== 0 ? wavData(take.file) : null;
-    const played = data ? new Blob([withGain(take.file!, data, gainDb)], { type: 'audio/wav' }) : take.audio.blob;
+    if (!ws || !played) return;
     const at = ws.getCurrentTime();
     const wasPlaying = ws.isPlaying();
     let stale = false;
-    ws.loadBlob(played)
+    ws.loadBlob(played.blob)
       .then(() => {
         if (stale) return;
         setPlayedUrl(ws.getMediaElement().src);
@@ -66,32 +58,32 @@ export function CompareTakeRow({ index, position, voiceId, hidden, take, active,
     return () => {
       stale = true;
     };
-  }, [ws, take.audio, take.file, gainDb]);
+  }, [ws, played]);
 
-  // Clicking the waveform seeks; make that row the active one so switching continues from there.
-  useEffect(() => {
-    if (!ws) return;
-    return ws.on('interaction', () => {
-      if (!active) onPlay(index);
-    });
-  }, [ws, active, index, onPlay]);
+  useEffect(() => ws?.on('interaction', () => onSeek(id)), [ws, id, onSeek]);
+  // Where the player last moved to, as it reports it (tests check that a switch lands on the sentence).
+  const [seekedTo, setSeekedTo] = useState<number>();
+  useEffect(() => ws?.on('seeking', (at) => setSeekedTo(at)), [ws]);
 
+  const progress = take.progress.total > 0 ? Math.round((100 * take.progress.done) / take.progress.total) : 0;
   return (
     <li
-      data-voice={hidden ? undefined : voiceId}
+      data-voice={hidden ? undefined : take.voice}
+      data-take={id}
       className={`take${active ? ' active' : ''}`}
-      data-state={take.status}
+      data-state={take.status === 'ready' && !played ? 'loading' : take.status}
       data-duration={duration.toFixed(3)}
-      data-loudness={take.audio?.loudnessLufs ?? undefined}
-      data-gain-db={gainDb?.toFixed(2)}
+      data-loudness={take.loudness_lufs ?? undefined}
+      data-gain-db={played?.gainDb.toFixed(2)}
       data-played-url={playedUrl}
-      aria-label={hidden ? `Take ${letter}` : `Take ${position + 1}: ${voiceName}`}
+      data-seeked-to={seekedTo?.toFixed(3)}
+      aria-label={hidden ? name : `Take ${position + 1}: ${name}`}
     >
       <button
         type="button"
         className="play small-play"
-        onClick={() => onPlay(index)}
-        disabled={take.status !== 'ready'}
+        onClick={() => onPlay(id)}
+        disabled={!played}
         aria-label={`${playing ? 'Pause' : 'Play'} ${name}`}
       >
         {playing ? <PauseIcon /> : <PlayIcon />}
@@ -101,25 +93,26 @@ export function CompareTakeRow({ index, position, voiceId, hidden, take, active,
           <span className="slot-number" aria-hidden="true">
             {position + 1}
           </span>
-          <strong>{hidden ? `Take ${letter}` : voiceName}</strong>
+          <strong>{name}</strong>
           <span className="muted mono small">
             {formatClock(time)} / {formatClock(duration)}
           </span>
-          {take.status === 'ready' && take.audio && (
+          {take.status === 'ready' && !hidden && (
             <span className="muted small loudness" title="Integrated loudness as synthesized (ITU-R BS.1770), and the gain it plays with">
-              {formatLoudness(take.audio.loudnessLufs)}
-              {gainDb ? ` · played ${gainDb > 0 ? '+' : '−'}${Math.abs(gainDb).toFixed(1)} dB` : ''}
+              {formatLoudness(take.loudness_lufs ?? null)}
+              {played?.gainDb ? ` · played ${played.gainDb > 0 ? '+' : '−'}${Math.abs(played.gainDb).toFixed(1)} dB` : ''}
             </span>
           )}
-          {take.status === 'loading' && <span className="muted small">Speaking…</span>}
-          {take.status === 'error' && (
+          {take.status === 'running' && <span className="muted small">Synthesizing… {progress}%</span>}
+          {take.status === 'pending' && <span className="muted small">Waiting</span>}
+          {take.status === 'failed' && (
             <span className="error small" role="alert">
-              {take.error}
+              {take.error?.message ?? 'Failed.'}
             </span>
           )}
         </div>
         <div ref={container} className="waveform" />
-        {take.status === 'ready' && <TakeVerdict index={index} name={name} rating={take.rating} note={take.note} />}
+        {take.status === 'ready' && <TakeVerdict take={take} name={name} played={played} fileName={fileName} />}
       </div>
     </li>
   );

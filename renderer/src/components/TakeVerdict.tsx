@@ -1,10 +1,24 @@
+import type { CompareTake } from '../api/contract';
+import { saveBlob } from '../lib/download';
+import type { PlayedTake } from '../lib/played-takes';
 import { useApp } from '../store';
 
 const STARS = [1, 2, 3, 4, 5];
 
-/** The tester's verdict on one take: 1–5 stars and a note, kept with the session for its export. */
-export function TakeVerdict({ index, name, rating, note }: { index: number; name: string; rating: number | null; note: string }) {
+/** The listener's verdict on one take (1–5 stars, a note), saved with the session; and its download as heard. */
+export function TakeVerdict({
+  take,
+  name,
+  played,
+  fileName,
+}: {
+  take: CompareTake;
+  name: string;
+  played: PlayedTake | undefined;
+  fileName: string;
+}) {
   const { rateTake, noteTake } = useApp.getState();
+  const { rating, note, take_id: id } = take;
   return (
     <div className="take-verdict">
       <fieldset className="stars">
@@ -14,10 +28,10 @@ export function TakeVerdict({ index, name, rating, note }: { index: number; name
             <input
               type="radio"
               className="visually-hidden"
-              name={`rating-${index}`}
+              name={`rating-${id}`}
               value={stars}
               checked={rating === stars}
-              onChange={() => rateTake(index, stars)}
+              onChange={() => rateTake(id, stars)}
             />
             <span aria-hidden="true">★</span>
             <span className="visually-hidden">
@@ -27,14 +41,24 @@ export function TakeVerdict({ index, name, rating, note }: { index: number; name
         ))}
       </fieldset>
       <input
+        id={`note-${id}`}
         type="text"
         className="take-note"
         value={note}
         maxLength={500}
         placeholder="Note"
         aria-label={`Note on ${name}`}
-        onChange={(e) => noteTake(index, e.target.value)}
+        onChange={(e) => noteTake(id, e.target.value)}
       />
+      <button
+        type="button"
+        className="secondary small"
+        disabled={!played}
+        onClick={() => played && saveBlob(played.blob, fileName)}
+        aria-label={`Download ${name}`}
+      >
+        Download
+      </button>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { VoiceQueryFields } from './VoiceQueryFields';
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../lib/format';
@@ -32,21 +33,7 @@ export function VoiceBrowser() {
         </div>
 
         <div className="filters" role="search">
-          <input
-            type="search"
-            aria-label="Search voices"
-            placeholder="Search name, language, id"
-            value={filters.query}
-            onChange={(e) => setFilters({ query: e.target.value })}
-          />
-          <select aria-label="Language" value={filters.language} onChange={(e) => setFilters({ language: e.target.value })}>
-            <option value="">All languages</option>
-            {languages.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.name}
-              </option>
-            ))}
-          </select>
+          <VoiceQueryFields filters={filters} onChange={setFilters} languages={languages} placeholder="Search name, language, id" />
           <select
             aria-label="Gender"
             value={filters.gender}

@@ -1,15 +1,21 @@
-/** A compare session (QA) as files: JSON for tools, CSV for a spreadsheet, one row per take. */
+/** A compare session (QA) as files: JSON for tools, CSV for a spreadsheet (one row per take), a ZIP of its takes. */
 
 export interface ExportedTake {
-  /** Its place in the list (1-based) and its letter in a blind run. */
+  /** Its place in its text's list (1-based) and its name there: a letter in a blind session. */
   position: number;
   label: string;
+  /** Which text of the session it speaks (1-based). */
+  text_index: number;
   voice: string;
   voice_name: string;
   engine: string;
   /** 1 to 5 stars; null when not rated. */
   rating: number | null;
   note: string;
+  /** Stars per sentence (null: not rated). */
+  sentence_ratings: (number | null)[];
+  /** Its place in the pairwise ranking of its text (1 best); null without a finished round. */
+  pairwise_rank: number | null;
   duration_s: number;
   /** Integrated loudness as synthesized (BS.1770); null for silence. */
   loudness_lufs: number | null;
@@ -18,12 +24,13 @@ export interface ExportedTake {
 }
 
 export interface CompareSession {
+  name: string;
   exported_at: string;
-  text: string;
+  texts: string[];
   settings: { rate: number; pitch: number; volume: number };
   blind: boolean;
   loudness_matched: boolean;
-  /** The common loudness the takes were played at; null when not matched. */
+  /** The common loudness of the first text's takes; null when not matched. */
   loudness_target_lufs: number | null;
   takes: ExportedTake[];
 }
@@ -33,6 +40,8 @@ export function sessionJson(session: CompareSession): Blob {
 }
 
 const CSV_COLUMNS = [
+  'session',
+  'text_index',
   'position',
   'label',
   'voice',
@@ -40,6 +49,8 @@ const CSV_COLUMNS = [
   'engine',
   'rating',
   'note',
+  'sentence_ratings',
+  'pairwise_rank',
   'duration_s',
   'loudness_lufs',
   'gain_db',
@@ -56,10 +67,12 @@ export function sessionCsv(session: CompareSession): Blob {
   const rows = session.takes.map((take) => {
     const row: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
       ...take,
+      session: session.name,
+      sentence_ratings: take.sentence_ratings.map((r) => r ?? '').join(';'),
       loudness_target_lufs: session.loudness_target_lufs,
       ...session.settings,
       blind: session.blind,
-      text: session.text,
+      text: session.texts[take.text_index - 1] ?? '',
     };
     return CSV_COLUMNS.map((column) => csvField(row[column])).join(',');
   });
@@ -77,7 +90,20 @@ export function csvField(value: string | number | boolean | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** e.g. "orator-compare-2026-11-23-1142.csv" */
-export function sessionFileName(extension: 'csv' | 'json', date = new Date()): string {
-  return `orator-compare-${date.toISOString().slice(0, 16).replace('T', '-').replace(':', '')}.${extension}`;
+/** A name safe in a file name: letters, digits and dashes. */
+export const fileSlug = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase()
+    .slice(0, 60) || 'session';
+
+/** e.g. "orator-compare-narrators-2026-11-23-114207.csv": the session's name and the time to the second. */
+export function sessionFileName(name: string, extension: 'csv' | 'json' | 'zip', date = new Date()): string {
+  const stamp = date.toISOString().slice(0, 19).replace('T', '-').replace(/:/g, '');
+  return `orator-compare-${fileSlug(name)}-${stamp}.${extension}`;
 }
+
+/** A take's file: the session and the take's name (its letter while blind), e.g. "narrators-take-b.wav". */
+export const takeFileName = (session: { name: string }, label: string) => `${fileSlug(session.name)}-${fileSlug(label)}.wav`;

@@ -1,136 +1,200 @@
-import type { InlineAudio } from '../api/client';
+import { CompareClient } from '../api/compare-client';
+import { ApiError, COMPARE_LIMITS, type CompareSession, type CompareSessionSummary } from '../api/contract';
 import { describeError } from '../lib/format';
-import { clipCodePoints } from '../lib/text';
-import { PREVIEW_MAX_CHARS } from '../api/contract';
 import { samplePeak, wavData } from '../lib/wav-gain';
-import type { SliceCreator } from './types';
+import type { SliceCreator, Store } from './types';
 
-export const COMPARE_MIN = 2;
-export const COMPARE_MAX = 4;
-
-export interface CompareTake {
-  status: 'loading' | 'ready' | 'error';
-  audio?: InlineAudio;
-  /** The take's file, for playing it with a gain (16-bit WAV: `peak` is set; else played as it is). */
-  file?: ArrayBuffer;
+/** A ready take's audio as fetched once per session: its file (for gain and blind trimming) and peak. */
+export interface TakeFile {
+  blob: Blob;
+  file: ArrayBuffer;
   /** Highest sample, 0 to 1; undefined when the file is not a 16-bit WAV. */
   peak?: number;
-  error?: string;
-  /** The tester's 1–5 stars; null before rating. */
-  rating: number | null;
-  note: string;
 }
 
-/** What the last run spoke, with which settings (for the export). */
-export interface CompareRun {
-  text: string;
-  rate: number;
-  pitch: number;
-  volume: number;
-  blind: boolean;
-}
+/** A line of three dashes between texts: a session of several texts from one field. */
+export const TEXT_SEPARATOR = /\n\s*---\s*\n/;
+export const splitTexts = (draft: string) =>
+  draft
+    .split(TEXT_SEPARATOR)
+    .map((text) => text.trim())
+    .filter(Boolean);
 
 export interface CompareSlice {
+  /** The texts to compare, separated by a line of "---". */
   compareText: string;
-  /** Two to four voice ids; '' is a slot not chosen yet. */
+  /** Voice ids chosen for the next run (up to 24). */
   compareVoices: string[];
-  /** Results by slot index, for the text and voices of the last run. */
-  compareTakes: Record<number, CompareTake>;
-  /** Blind listening (QA): takes shuffled and their voices hidden until revealed. */
+  /** Blind listening for a new session. */
   compareBlind: boolean;
-  /** The slots in the order their takes are shown: shuffled in a blind run, else 0, 1, … */
-  compareOrder: number[];
-  /** Whether the takes' voices are shown: always, unless a blind run is not revealed yet. */
-  compareRevealed: boolean;
-  /** Loudness-matched listening: each take played at one loudness (lib/loudness-match.ts). */
+  /** Loudness-matched listening (lib/loudness-match.ts). */
   compareMatch: boolean;
-  compareRun: CompareRun | null;
-  setCompareMatch(match: boolean): void;
-  rateTake(index: number, rating: number | null): void;
-  noteTake(index: number, note: string): void;
-  setCompareBlind(blind: boolean): void;
-  revealCompare(): void;
+  /** The open session, remembered over a reload. */
+  compareSessionId: string | null;
+  compareSession: CompareSession | null;
+  compareSessions: CompareSessionSummary[];
+  compareAudio: Record<string, TakeFile>;
+  compareBusy: boolean;
+  compareError: string | null;
   setCompareText(text: string): void;
-  setCompareVoice(index: number, voiceId: string): void;
-  addCompareVoice(): void;
-  removeCompareVoice(index: number): void;
-  runCompare(): Promise<void>;
+  addCompareVoices(voiceIds: string[]): void;
+  removeCompareVoice(voiceId: string): void;
+  setCompareBlind(blind: boolean): void;
+  setCompareMatch(match: boolean): void;
+  loadCompareSessions(): Promise<void>;
+  openCompareSession(id: string | null): Promise<void>;
+  /** Saves the texts and voices into the open session (or a new one) and synthesizes what is missing. */
+  runCompare(confirmReplace: (lost: string) => boolean): Promise<void>;
+  duplicateCompareSession(): Promise<void>;
+  deleteCompareSession(id: string): Promise<void>;
+  /** Saves a change of the session's own fields (name, reveal, pairs) and shows the answer. */
+  patchCompareSession(patch: Parameters<CompareClient['patch']>[1]): Promise<void>;
 }
 
 export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
-  const updateTake = (index: number, patch: Partial<CompareTake>) => {
-    const take = get().compareTakes[index];
-    if (take) set({ compareTakes: { ...get().compareTakes, [index]: { ...take, ...patch } } });
+  const api = () => {
+    const client = get().client;
+    return client ? new CompareClient(client) : null;
   };
+  /** Runs a gateway call, keeping its error on the panel. */
+  const attempt = async <T>(work: (compare: CompareClient) => Promise<T>): Promise<T | undefined> => {
+    const compare = api();
+    if (!compare) return undefined;
+    try {
+      set({ compareError: null });
+      return await work(compare);
+    } catch (error) {
+      if (!get().noteAuthError(error)) set({ compareError: describeError(error) });
+      return undefined;
+    }
+  };
+  const show = (session: CompareSession) => {
+    const known = get().compareSession?.session_id === session.session_id;
+    set({
+      compareSession: session,
+      compareSessionId: session.session_id,
+      compareAudio: known ? get().compareAudio : {},
+      ...(known ? {} : { compareVoices: session.voices, compareText: session.texts.join('\n---\n'), compareBlind: session.blind }),
+    });
+    void loadAudio(session);
+    if (session.takes.some((t) => t.status === 'running')) follow(session.session_id);
+  };
+  const loadAudio = async (session: CompareSession) => {
+    const compare = api();
+    for (const take of session.takes) {
+      if (!compare || take.status !== 'ready' || get().compareAudio[take.take_id]) continue;
+      try {
+        const blob = await compare.takeAudio(session.session_id, take.take_id);
+        const file = await blob.arrayBuffer();
+        const data = wavData(file);
+        if (get().compareSession?.session_id !== session.session_id) return;
+        const audio: TakeFile = { blob, file, ...(data ? { peak: samplePeak(file, data) } : {}) };
+        set({ compareAudio: { ...get().compareAudio, [take.take_id]: audio } });
+      } catch (error) {
+        get().noteAuthError(error);
+      }
+    }
+  };
+  let following: string | null = null;
+  /** Reads the session every second while a take is running: each take's progress, then its audio. */
+  const follow = (id: string) => {
+    if (following === id) return;
+    following = id;
+    const tick = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (get().compareSessionId !== id) return void (following = null);
+      const session = await attempt((compare) => compare.get(id));
+      following = null;
+      if (session && get().compareSessionId === id) show(session);
+    };
+    void tick();
+  };
+
   return {
-    compareText: 'The quick brown fox jumps over the lazy dog, and the narrator reads it twice.',
-    compareVoices: ['', ''],
-    compareTakes: {},
+    compareText: 'The quick brown fox jumps over the lazy dog. The narrator reads it twice, slowly. Then she stops.',
+    compareVoices: [],
     compareBlind: false,
-    compareOrder: [],
-    compareRevealed: true,
     compareMatch: true,
-    compareRun: null,
+    compareSessionId: null,
+    compareSession: null,
+    compareSessions: [],
+    compareAudio: {},
+    compareBusy: false,
+    compareError: null,
 
-    setCompareMatch: (compareMatch) => set({ compareMatch }),
-    rateTake: (index, rating) => updateTake(index, { rating }),
-    noteTake: (index, note) => updateTake(index, { note }),
     setCompareText: (compareText) => set({ compareText }),
-    setCompareBlind: (compareBlind) => set({ compareBlind }),
-    revealCompare: () => set({ compareRevealed: true }),
-    setCompareVoice: (index, voiceId) => set({ compareVoices: get().compareVoices.map((v, i) => (i === index ? voiceId : v)) }),
-    addCompareVoice: () => {
-      if (get().compareVoices.length < COMPARE_MAX) set({ compareVoices: [...get().compareVoices, ''] });
+    addCompareVoices: (ids) => {
+      const voices = [...new Set([...get().compareVoices, ...ids])];
+      set({ compareVoices: voices.slice(0, COMPARE_LIMITS.voices) });
     },
-    removeCompareVoice: (index) => {
-      if (get().compareVoices.length <= COMPARE_MIN) return;
-      set({ compareVoices: get().compareVoices.filter((_, i) => i !== index), compareTakes: {}, compareOrder: [] });
+    removeCompareVoice: (id) => set({ compareVoices: get().compareVoices.filter((v) => v !== id) }),
+    setCompareBlind: (compareBlind) => set({ compareBlind }),
+    setCompareMatch: (compareMatch) => set({ compareMatch }),
+
+    async loadCompareSessions() {
+      const list = await attempt((compare) => compare.list());
+      if (list) set({ compareSessions: list.sessions });
     },
 
-    /** Speaks the text in every chosen voice at once; each take lands on its own row. */
-    async runCompare() {
-      const { client, compareText, compareVoices, compareBlind, rate, pitch, volume } = get();
-      if (!client || !compareText.trim()) return;
-      const text = clipCodePoints(compareText, PREVIEW_MAX_CHARS);
-      const slots = compareVoices.map((_, i) => i);
-      const fresh = { rating: null, note: '' };
-      set({
-        compareOrder: compareBlind ? shuffled(slots) : slots,
-        compareRevealed: !compareBlind,
-        compareRun: { text, rate, pitch, volume, blind: compareBlind },
-        compareTakes: Object.fromEntries(
-          compareVoices.map((v, i) => [i, v ? { status: 'loading', ...fresh } : { status: 'error', error: 'Choose a voice.', ...fresh }]),
-        ),
+    async openCompareSession(id) {
+      if (id === null) {
+        set({ compareSession: null, compareSessionId: null, compareAudio: {}, compareError: null });
+        return;
+      }
+      const session = await attempt((compare) => compare.get(id));
+      if (session) show(session);
+      // a session deleted elsewhere is forgotten rather than shown as an error at every start
+      else if (get().compareSessionId === id) set({ compareSessionId: null, compareError: null });
+    },
+
+    async runCompare(confirmReplace) {
+      const { compareSession: open, compareVoices: voices, compareText, compareBlind: blind, rate, pitch, volume } = get();
+      const texts = splitTexts(compareText);
+      if (texts.length === 0 || voices.length === 0) return;
+      set({ compareBusy: true });
+      const body = { texts, voices, rate, pitch, volume, blind, loudness_match: get().compareMatch };
+      const session = await attempt(async (compare) => {
+        if (!open) return compare.create({ ...body, name: `Session ${new Date().toLocaleString()}` });
+        try {
+          return await compare.patch(open.session_id, body);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'takes_would_be_replaced')) throw error;
+          return confirmReplace(error.message) ? compare.patch(open.session_id, { ...body, replace_takes: true }) : undefined;
+        }
       });
-      await Promise.all(
-        compareVoices.map(async (voice, index) => {
-          if (!voice) return;
-          let take: Pick<CompareTake, 'status' | 'audio' | 'file' | 'peak' | 'error'>;
-          try {
-            const audio = await client.preview({ text, voice, rate, pitch, volume });
-            const file = await audio.blob.arrayBuffer();
-            const data = wavData(file);
-            take = { status: 'ready', audio, file, ...(data ? { peak: samplePeak(file, data) } : {}) };
-          } catch (error) {
-            get().noteAuthError(error);
-            take = { status: 'error', error: describeError(error) };
-          }
-          updateTake(index, take);
-        }),
-      );
+      const queued = session && (await attempt((compare) => compare.synthesize(session.session_id)));
+      set({ compareBusy: false });
+      if (queued) show(queued);
+      void get().loadCompareSessions();
+    },
+
+    async duplicateCompareSession() {
+      const open = get().compareSession;
+      const copy = open && (await attempt((compare) => compare.duplicate(open.session_id)));
+      if (copy) {
+        set({ compareSession: null });
+        show(copy);
+        void get().loadCompareSessions();
+      }
+    },
+
+    async deleteCompareSession(id) {
+      await attempt((compare) => compare.remove(id));
+      if (get().compareSessionId === id) await get().openCompareSession(null);
+      await get().loadCompareSessions();
+    },
+
+    async patchCompareSession(patch) {
+      const open = get().compareSession;
+      const session = open && (await attempt((compare) => compare.patch(open.session_id, patch)));
+      if (session) show(session);
     },
   };
 };
 
-/** A uniformly random order (Fisher–Yates); the one given can come out, as blindness requires. */
-export function shuffled<T>(items: readonly T[], random: () => number = Math.random): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
+/** The open session's take by id. */
+export const takeOf = (state: Pick<Store, 'compareSession'>, takeId: string) =>
+  state.compareSession?.takes.find((t) => t.take_id === takeId);
 
-/** A take's name in blind listening: A, B, C, D by its place in the list. */
+/** A take's name in blind listening: A, B, C … by its place in the list. */
 export const takeLetter = (position: number) => String.fromCharCode(65 + position);

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { createCompareSlice } from './compare-slice';
+import { createCompareVerdictSlice } from './compare-verdict-slice';
 import { createConnectionSlice } from './connection-slice';
 import { createEditorSlice } from './editor-slice';
 import { createEnginesSlice } from './engines-slice';
@@ -31,6 +32,7 @@ export function createAppStore() {
         ...createProjectsSlice(...a),
         ...createPlayerSlice(...a),
         ...createCompareSlice(...a),
+        ...createCompareVerdictSlice(...a),
         ...createSettingsSlice(...a),
         ...createUndoDeleteSlice(...a),
       }),
@@ -50,6 +52,8 @@ export function createAppStore() {
           compareText: s.compareText,
           compareVoices: s.compareVoices,
           compareMatch: s.compareMatch,
+          compareBlind: s.compareBlind,
+          compareSessionId: s.compareSessionId,
           jobOrder: s.jobOrder,
         }),
       },

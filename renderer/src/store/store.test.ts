@@ -3,7 +3,7 @@
  * The zustand slices against a real gateway (real engine and jobs), with happy-dom placed at the
  * gateway's origin as the headless studio is.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../../electron/testing/gateway';
 import { KEY_STORAGE } from '../api/connection';
 import { createAppStore, STORAGE_KEY } from './index';
@@ -157,19 +157,19 @@ describe('jobs', () => {
 });
 
 describe('compare', () => {
-  it('speaks one text in each voice', async () => {
+  it('saves a session on the gateway, synthesizes each voice through the queue and reopens it elsewhere', async () => {
     const store = await connected();
-    store.getState().setCompareVoice(0, 'espeak-ng:en-us');
-    store.getState().setCompareVoice(1, 'espeak-ng:en-gb');
-    store.getState().addCompareVoice();
-    store.getState().addCompareVoice();
-    store.getState().addCompareVoice(); // a fifth is refused
-    expect(store.getState().compareVoices).toHaveLength(4);
-    store.getState().removeCompareVoice(3);
-    await store.getState().runCompare();
-    const takes = store.getState().compareTakes;
-    expect(takes[0]?.status).toBe('ready');
-    expect(takes[1]?.audio?.voice).toBe('espeak-ng:en-gb');
-    expect(takes[2]).toMatchObject({ status: 'error', error: 'Choose a voice.' });
+    store.getState().addCompareVoices(['espeak-ng:en-us', 'espeak-ng:en-gb', 'espeak-ng:en-us']);
+    expect(store.getState().compareVoices).toEqual(['espeak-ng:en-us', 'espeak-ng:en-gb']);
+    store.getState().setCompareText('One sentence. Two sentences.\n---\nA second text.');
+    await store.getState().runCompare(() => true);
+    const id = store.getState().compareSessionId!;
+    expect(store.getState().compareSession?.takes).toHaveLength(4);
+    await vi.waitFor(() => expect(Object.keys(store.getState().compareAudio)).toHaveLength(4), { timeout: 90_000, interval: 250 });
+
+    const other = await connected();
+    await other.getState().openCompareSession(id);
+    expect(other.getState().compareSession?.takes.map((t) => t.status)).toEqual(['ready', 'ready', 'ready', 'ready']);
+    expect(other.getState().compareText).toBe('One sentence. Two sentences.\n---\nA second text.');
   });
 });

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { CompareSlice } from './compare-slice';
+import type { CompareVerdictSlice } from './compare-verdict-slice';
 import type { ConnectionSlice } from './connection-slice';
 import type { EditorSlice } from './editor-slice';
 import type { EnginesSlice } from './engines-slice';
@@ -18,6 +19,7 @@ export type Store = ConnectionSlice &
   ProjectsSlice &
   PlayerSlice &
   CompareSlice &
+  CompareVerdictSlice &
   SettingsSlice &
   UndoDeleteSlice;
 
