@@ -73,6 +73,19 @@ const OWN_ERRORS: Record<string, number[]> = {
   getLibraryVoice: [404],
   installVoice: [404, 409, 507],
   removeVoice: [404],
+  getProjectDisk: [404],
+  dismissChapterEdit: [404],
+  pauseProject: [404, 429],
+  resumeProject: [404, 429],
+  cancelProject: [404, 429],
+  createCompareSession: [409, 422],
+  getCompareSession: [404],
+  changeCompareSession: [404, 409, 422],
+  deleteCompareSession: [404],
+  duplicateCompareSession: [404, 409, 422],
+  synthesizeCompareSession: [404, 413, 422, 429, 507],
+  changeCompareTake: [404],
+  getCompareTakeAudio: [404, 409, 410, 416],
 };
 
 describe('the OpenAPI document against the registered routes', () => {

@@ -26,12 +26,18 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
     reply.code(201).header('location', compareSessionPath(session.session_id)).send(session);
 
   app.get('/compare/sessions', {
-    schema: { tags, summary: 'Compare sessions, the last changed first', response: { 200: CompareSessionList } },
+    schema: {
+      operationId: 'listCompareSessions',
+      tags,
+      summary: 'Compare sessions, the last changed first',
+      response: { 200: CompareSessionList },
+    },
     handler: async () => compare.list(),
   });
 
   app.post('/compare/sessions', {
     schema: {
+      operationId: 'createCompareSession',
       tags,
       summary: 'A new session: texts, voices and prosody (its takes are synthesized by POST …/synthesize)',
       body: CompareSessionCreate,
@@ -41,12 +47,19 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
   });
 
   app.get('/compare/sessions/:id', {
-    schema: { tags, summary: 'A session, its takes and their verdicts', params, response: { 200: CompareSession, 404: ErrorBody } },
+    schema: {
+      operationId: 'getCompareSession',
+      tags,
+      summary: 'A session, its takes and their verdicts',
+      params,
+      response: { 200: CompareSession, 404: ErrorBody },
+    },
     handler: async (request) => compare.get(request.params.id),
   });
 
   app.patch('/compare/sessions/:id', {
     schema: {
+      operationId: 'changeCompareSession',
       tags,
       summary: 'Rename, reveal, record pairwise choices, or change texts, voices or prosody (takes kept where they still apply)',
       params,
@@ -57,7 +70,13 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
   });
 
   app.delete('/compare/sessions/:id', {
-    schema: { tags, summary: 'Delete a session and its takes', params, response: { 204: { type: 'null' }, 404: ErrorBody } },
+    schema: {
+      operationId: 'deleteCompareSession',
+      tags,
+      summary: 'Delete a session and its takes',
+      params,
+      response: { 204: { type: 'null' }, 404: ErrorBody },
+    },
     handler: async (request, reply) => {
       await compare.remove(request.params.id);
       return reply.code(204).send(null);
@@ -66,6 +85,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
 
   app.post('/compare/sessions/:id/duplicate', {
     schema: {
+      operationId: 'duplicateCompareSession',
       tags,
       summary: "A copy of the session with its takes' audio and no verdicts",
       params,
@@ -77,6 +97,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
 
   app.post('/compare/sessions/:id/synthesize', {
     schema: {
+      operationId: 'synthesizeCompareSession',
       tags,
       summary: 'Queue a job for every take without audio; each take keeps its audio once its job is done',
       params,
@@ -87,6 +108,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
 
   app.patch('/compare/sessions/:id/takes/:take', {
     schema: {
+      operationId: 'changeCompareTake',
       tags,
       summary: "A take's rating, note and ratings per sentence",
       params: CompareTakeParams,
@@ -98,6 +120,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
 
   app.get('/compare/sessions/:id/takes/:take/audio', {
     schema: {
+      operationId: 'getCompareTakeAudio',
       tags,
       summary: "A ready take's audio (WAV; Range requests work)",
       params: CompareTakeParams,
@@ -106,6 +129,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<{ compare: CompareService 
         206: audioResponse('The requested byte range'),
         404: ErrorBody,
         409: ErrorBody,
+        410: ErrorBody,
         416: ErrorBody,
       },
     },

@@ -59,6 +59,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
 
   app.get('/projects/:id/disk', {
     schema: {
+      operationId: 'getProjectDisk',
       tags,
       summary: "What the project's audio takes on disk, estimated before a render or an export, and what is free",
       params,
@@ -118,6 +119,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
 
   app.delete('/projects/:id/chapters/:index/edits/:n', {
     schema: {
+      operationId: 'dismissChapterEdit',
       tags,
       summary: 'Forget a stale sentence edit (the manuscript changed under it)',
       params: ChapterEditParams,
@@ -133,7 +135,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
   } as const;
   for (const [action, summary] of Object.entries(actions) as [keyof typeof actions, string][]) {
     app.post(`/projects/:id/${action}`, {
-      schema: { tags, summary, params, response: { 200: Project, 404: ErrorBody, 429: ErrorBody } },
+      schema: { operationId: `${action}Project`, tags, summary, params, response: { 200: Project, 404: ErrorBody, 429: ErrorBody } },
       handler: async (request) => projects[action](request.params.id),
     });
   }
