@@ -95,7 +95,8 @@ export const fileSlug = (name: string) =>
   name
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/gi, '-')
-    .replace(/^-+|-+$/g, '')
+    // runs are one dash by now: one at either end at most
+    .replace(/^-|-$/g, '')
     .toLowerCase()
     .slice(0, 60) || 'session';
 

@@ -12,13 +12,15 @@ export interface TakeFile {
   peak?: number;
 }
 
-/** A line of three dashes between texts: a session of several texts from one field. */
-export const TEXT_SEPARATOR = /\n\s*---\s*\n/;
-export const splitTexts = (draft: string) =>
-  draft
-    .split(TEXT_SEPARATOR)
-    .map((text) => text.trim())
-    .filter(Boolean);
+/** A line of three dashes between texts: a session of several texts from one field (read line by line: linear). */
+export function splitTexts(draft: string): string[] {
+  const texts: string[][] = [[]];
+  for (const line of draft.split('\n')) {
+    if (line.trim() === '---') texts.push([]);
+    else texts.at(-1)!.push(line);
+  }
+  return texts.map((lines) => lines.join('\n').trim()).filter(Boolean);
+}
 
 export interface CompareSlice {
   /** The texts to compare, separated by a line of "---". */
