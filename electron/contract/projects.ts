@@ -200,7 +200,8 @@ export const ProjectDisk = Type.Object({
     { chapters: Type.Integer(), bytes: Type.Integer() },
     { description: 'What a render now would write at most: the chapters it would synthesize, in the project’s format' },
   ),
-  formats: Type.Record(Format, Type.Integer(), {
+  // the formats themselves: `opus` is another name of ogg, not a format of its own
+  formats: Type.Record(Type.Enum(OUTPUT_FORMATS), Type.Integer(), {
     description: 'The whole book rendered in each output format, upper estimate (a chapter in another format than WAV keeps its WAV too)',
   }),
 });

@@ -1,6 +1,6 @@
 import { VoiceQueryFields } from './VoiceQueryFields';
 import { useMemo, useState } from 'react';
-import { COMPARE_LIMITS } from '../api/contract';
+import { COMPARE_LIMITS, type QualityTier } from '../api/contract';
 import { languageName } from '../lib/languages';
 import { useApp } from '../store';
 import { filterVoices, languageOptions, voiceOptionLabel, type VoiceFilters } from '../store/engines-slice';
@@ -8,8 +8,15 @@ import { filterVoices, languageOptions, voiceOptionLabel, type VoiceFilters } fr
 /** Shown at once: enough to scan, few enough to render at every keystroke. */
 const SHOWN = 40;
 
+/** The engines' quality tiers, as a listener hears them. */
+const QUALITIES: [QualityTier, string][] = [
+  ['high', 'Natural (neural)'],
+  ['medium', 'Medium'],
+  ['low', 'Robotic'],
+];
+
 /**
- * A searchable voice picker for compare: by name, tag, language or engine, favourites only, and
+ * A searchable voice picker for compare: by name, tag, language, engine or quality, favourites only, and
  * "all voices of this language"; a result adds its voice to the session (up to 24).
  */
 export function VoiceSearch() {
@@ -19,11 +26,13 @@ export function VoiceSearch() {
   const chosen = useApp((s) => s.compareVoices);
   const add = useApp((s) => s.addCompareVoices);
   const [filters, setFilters] = useState<VoiceFilters>({ engine: '', language: '', gender: '', query: '', favouritesOnly: false });
+  const [quality, setQuality] = useState<QualityTier | ''>('');
   const change = (patch: Partial<VoiceFilters>) => setFilters((f) => ({ ...f, ...patch }));
   const languages = useMemo(() => languageOptions({ engines, voices }), [engines, voices]);
   const matches = useMemo(
-    () => filterVoices({ engines, voices, favourites, filters }).filter((v) => !chosen.includes(v.id)),
-    [engines, voices, favourites, filters, chosen],
+    () =>
+      filterVoices({ engines, voices, favourites, filters }).filter((v) => !chosen.includes(v.id) && (!quality || v.quality === quality)),
+    [engines, voices, favourites, filters, chosen, quality],
   );
   const room = COMPARE_LIMITS.voices - chosen.length;
 
@@ -40,6 +49,14 @@ export function VoiceSearch() {
                 {e.name}
               </option>
             ))}
+        </select>
+        <select aria-label="Quality" value={quality} onChange={(e) => setQuality(e.target.value as QualityTier | '')}>
+          <option value="">Any quality</option>
+          {QUALITIES.map(([tier, label]) => (
+            <option key={tier} value={tier}>
+              {label}
+            </option>
+          ))}
         </select>
         <label className="check">
           <input type="checkbox" checked={filters.favouritesOnly} onChange={(e) => change({ favouritesOnly: e.target.checked })} />
