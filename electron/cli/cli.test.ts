@@ -78,7 +78,7 @@ describe('orator --help and usage errors', () => {
     [['say', 'Hi', '-f', 'text.txt', '-o', 'x.wav'], 'not both'],
     [['jobs', '--status', 'lost'], '--status must be one of running, done, failed'],
     [['job'], 'Name the job'],
-    [['voices', 'extra'], 'Unexpected argument: extra'],
+    [['voices', 'extra'], 'Unknown "orator voices extra": available, install or remove'],
   ])('exits 2 on a usage error: orator %j', async (args, message) => {
     const run = await orator(args);
     expect(run.code).toBe(2);
