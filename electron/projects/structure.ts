@@ -78,15 +78,15 @@ export interface BookFacts {
 
 export function readStructure(blocks: Block[], book: BookFacts): Book {
   const report: StructureReport = { parts: [], front_matter: [], empty_headings: [], scene_headings: 0 };
-  const spoken: Block[] = [];
+  const spoken = blocks.filter((block) => block.heading === undefined || block.text);
+  const level = chapterLevel(spoken);
+  // each empty heading is placed after the part or chapter heading before it
   let after: string | null = null;
   for (const block of blocks) {
-    if (block.heading !== undefined && !block.text) {
-      report.empty_headings.push({ level: typeof block.heading === 'number' ? block.heading : 0, after });
-    } else spoken.push(block);
-    if (block.heading !== undefined && block.text) after = block.text;
+    if (block.heading === undefined) continue;
+    if (!block.text) report.empty_headings.push({ level: typeof block.heading === 'number' ? block.heading : 0, after });
+    else if (levelOf(block, level) <= level) after = block.text;
   }
-  const level = chapterLevel(spoken);
   const above = spoken.filter((h) => h.heading !== undefined && levelOf(h, level) < level);
   // a lone heading over everything, no "Part N": the book's title, as a title page says it
   const loneTitle = above.length === 1 && isBookTitle(spoken, above[0]!) && !isPartLine(above[0]!.text) ? above[0] : undefined;
