@@ -96,4 +96,69 @@ describe("a book's structure", () => {
     // the same words either way
     expect(epub.chapters.map((c) => c.characters)).toEqual(docx.chapters.map((c) => c.characters));
   }, 180_000);
+
+  it("renames, leaves out, merges and splits chapters; a render and an M4B export follow them, with the book's cover", async () => {
+    const small = pandocNovel(novelMarkdown(300, 3), 'epub');
+    const project = await importBook('small.epub', small);
+    const id = project.project_id;
+    expect(project.chapters.map((c) => c.title)).toEqual([
+      'Title page, dedication and copyright',
+      'Chapter One',
+      'Chapter Two',
+      'Chapter Three',
+      'Epilogue',
+    ]);
+    const chapter = (index: number | string) => `${PROJECTS}/${id}/chapters/${index}`;
+    const answer = async (response: Response, status = 200) => {
+      expect(response.status, await response.clone().text()).toBe(status);
+      return (await response.json()) as Project & { error: { code: string; message: string } };
+    };
+    // the front matter left out, Chapter Two renamed: its words stay as they are
+    await answer(await send('PATCH', chapter(0), { excluded: true }));
+    const renamed = await answer(await send('PATCH', chapter(2), { title: 'The Storm' }));
+    expect(renamed.chapters[2]).toMatchObject({ title: 'The Storm', excluded: false });
+    expect(renamed.chapters[2]!.text).toContain('\n\nChapter Two\n\n');
+    // Chapter Three and the Epilogue merged, then split again where the Epilogue began
+    const merged = await answer(await send('POST', `${chapter(3)}/merge`));
+    expect(merged.chapters.map((c) => c.title)).toEqual([
+      'Title page, dedication and copyright',
+      'Chapter One',
+      'The Storm',
+      'Chapter Three',
+    ]);
+    const paragraphs = merged.chapters[3]!.text.split(/\n{2,}/);
+    const split = await answer(await send('POST', `${chapter(3)}/split`, { paragraph: paragraphs.indexOf('Epilogue') }));
+    expect(split.chapters.map((c) => c.title)).toEqual([
+      'Title page, dedication and copyright',
+      'Chapter One',
+      'The Storm',
+      'Chapter Three',
+      'Epilogue',
+    ]);
+    expect(split.chapters[4]!.text).toBe('Epilogue\n\nThe lamp was lit again that night.');
+    // bad requests answer in words
+    expect((await answer(await send('POST', `${chapter(4)}/merge`), 400)).error.message).toContain('last chapter');
+    expect((await answer(await send('POST', `${chapter(4)}/split`, { paragraph: 9 }), 400)).error.message).toContain('paragraphs');
+    expect((await answer(await send('PATCH', chapter(99), { title: 'X' }), 404)).error.code).toBe('not_found');
+    expect((await answer(await send('PATCH', chapter(1), { title: 'a\nb' }), 400)).error.code).toBe('invalid_request');
+
+    const rendered = (await answer(await send('POST', `${PROJECTS}/${id}/render`))) as unknown as RenderResult;
+    expect(rendered.excluded).toEqual([0]);
+    expect(rendered.queued.map((q) => q.index)).toEqual([1, 2, 3, 4]);
+    for (const { job_id } of rendered.queued) expect((await waitForJob(gateway, job_id)).status).toBe('done');
+    const accepted = await send('POST', `${PROJECTS}/${id}/export`, { format: 'm4b' });
+    expect(accepted.status).toBe(202);
+    const { poll } = (await accepted.json()) as { poll: string };
+    let made: Export;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      made = (await (await gateway.api(poll)).json()) as Export;
+    } while (made.status === 'running');
+    expect(made.status, JSON.stringify(made.error)).toBe('done');
+    const bytes = new Uint8Array(await (await gateway.api(made.file!.url)).arrayBuffer());
+    const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mp4' }, { includeChapters: true });
+    expect(format.chapters?.map((c) => c.title)).toEqual(['Chapter One', 'The Storm', 'Chapter Three', 'Epilogue']);
+    expect([common.title, common.artist]).toEqual([NOVEL.title, NOVEL.author]);
+    expect(common.picture?.[0]?.format).toBe('image/png');
+  }, 240_000);
 });
