@@ -16,7 +16,8 @@ const NUMBER_WORDS =
 const NUMBER = `(\\d+|[ivxlcdm]+|(?:(?:${NUMBER_WORDS})[\\s-]*)+)`;
 const CHAPTER_LINE = new RegExp(`^\\s*chapter\\s+${NUMBER}\\b(?:[\\s.:,—–-].*)?$`, 'i');
 /** "Part One", "BOOK II: The Sea", "Part 3 — Home": a title comes after a mark, so "Part one of the plan" is a sentence. */
-const PART_LINE = new RegExp(`^\\s*(?:part|book|volume)\\s+${NUMBER}\\s*(?:[.:—–-]\\s*\\S.*)?$`, 'i');
+const PART_NUMBER = `(?:\\d+|[ivxlcdm]+|(?:${NUMBER_WORDS})(?:[ -](?:${NUMBER_WORDS}))*)`;
+const PART_LINE = new RegExp(`^\\s*(?:part|book|volume)\\s+${PART_NUMBER}\\b\\s*(?:[.:—–-].*)?$`, 'i');
 
 /**
  * The title a line gives when it is a chapter heading, else null; Markdown headings count only in
