@@ -55,7 +55,7 @@ export function ChapterActions({ project, chapter, onChange, onError }: Props) {
         className="small secondary"
         disabled={busy || last}
         onClick={() => run(() => client.rearrangeChapter(id, chapter.index, { merge: true }))}
-        aria-label={`Merge ${chapter.title} with the next chapter`}
+        aria-label={`Merge with next: ${chapter.title}`}
       >
         Merge with next
       </button>
