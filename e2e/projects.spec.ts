@@ -7,9 +7,7 @@ import { api, expect, test } from './fixtures';
 import { dock, longText, playerReady } from './helpers';
 
 const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs');
-const MANUSCRIPT = `# The Short Book
-
-## The Hills
+const MANUSCRIPT = `## The Hills
 The sun rose over the hills.
 
 ## The Market
@@ -41,6 +39,7 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await expect(view.getByRole('heading', { name: 'short-book' })).toBeVisible();
   await expect(chapterRows(page)).toHaveCount(3);
   await expect(chapterRows(page).nth(1)).toContainText('The Market');
+  await expect(view.getByRole('note', { name: 'Import report' })).toContainText('Imported: 3 chapters');
   expect(await seriousViolations(page)).toEqual([]);
 
   await view.getByLabel('Author').fill('A. Writer');

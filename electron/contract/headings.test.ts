@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adversarialLine, cpuMs, WELL_UNDER_A_SECOND_MS } from '../testing/cpu';
-import { chapterHeading } from './headings';
+import { chapterHeading, isPartLine } from './headings';
 
 describe('chapterHeading', () => {
   it('reads Markdown headings less their closing marks and trailing punctuation', () => {
@@ -12,6 +12,12 @@ describe('chapterHeading', () => {
     expect(chapterHeading('#hashtag', true)).toBeNull();
     expect(chapterHeading('# Not in plain text', false)).toBeNull();
     expect(chapterHeading('Chapter 4. ', false)).toBe('Chapter 4');
+  });
+
+  it('reads "Part N" lines, alone or with a title after a mark, not sentences that start with the word', () => {
+    for (const line of ['Part One', 'PART II', 'Book 3: The Sea', 'Part Twenty-One — Home', 'Volume two.'])
+      expect(isPartLine(line)).toBe(true);
+    for (const line of ['Part one of the plan was simple.', 'Partly cloudy', 'Part of me']) expect(isPartLine(line)).toBe(false);
   });
 
   it.each([

@@ -86,6 +86,38 @@ export const ChapterEditParams = Type.Object({
   index: Type.String({ description: "The chapter's index, from 0" }),
   n: Type.String({ description: "The edit's index in the chapter's edits, from 0" }),
 });
+export const ChapterParams = Type.Object({ id: Type.String(), index: Type.String({ description: "The chapter's index, from 0" }) });
+
+export const ChapterPatch = Type.Object(
+  {
+    title: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: `1 to ${PROJECT_LIMITS.titleChars} characters, one line: the name in the chapter list and the export's chapter marks; what is said does not change`,
+      }),
+    ),
+    excluded: Type.Optional(Type.Boolean({ description: 'Left out of render and export (its audio, if any, is kept)' })),
+  },
+  { additionalProperties: false },
+);
+export type ChapterPatch = Static<typeof ChapterPatch>;
+
+export const ChapterSplit = Type.Object(
+  {
+    paragraph: Type.Integer({
+      minimum: 1,
+      description: "The paragraph (from 0, as the chapter's text is cut at blank lines) that starts the new chapter; at least 1",
+    }),
+    title: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The new chapter\'s title; default: its first paragraph when short, else "<title> (continued)"',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ChapterSplit = Static<typeof ChapterSplit>;
 
 /** Where a chapter's audio stands, from its job. */
 export const CHAPTER_STATUSES = ['not_rendered', 'queued', 'running', 'paused', 'cancelled', 'done', 'failed', 'expired'] as const;
@@ -123,8 +155,40 @@ export const Chapter = Type.Object({
   edits: Type.Array(ChapterEdit, {
     description: 'Its sentence edits (PUT /jobs/{job_id}/sentences/{n}), applied ones in reading order, then stale ones',
   }),
+  part: Type.Optional(Type.String({ description: 'The part of the book it belongs to; its first chapter says the part title first' })),
+  front_matter: Type.Boolean({ description: 'The text before the first chapter: title page, dedication, copyright' }),
+  excluded: Type.Boolean({ description: 'Left out of render and export' }),
 });
 export type Chapter = Static<typeof Chapter>;
+
+/** What an import made of a manuscript file (docs/projects.md, "The book's structure"). */
+export const ImportReport = Type.Object({
+  summary: Type.String({ description: 'In words: "15 chapters, 2 parts, front matter: title page, dedication"' }),
+  chapters: Type.Integer({ description: 'Chapters, front matter not counted' }),
+  parts: Type.Array(Type.String(), { description: "The parts' titles" }),
+  front_matter: Type.Array(Type.String(), {
+    description: 'What the front matter holds: "title page", "dedication", "epigraph", "copyright", "contents", "front matter"',
+  }),
+  scene_headings: Type.Integer({ description: 'Headings below the chapter level, kept as text in their chapters' }),
+  empty_headings: Type.Array(
+    Type.Object({
+      level: Type.Integer({ description: 'Its heading level; 0: a line' }),
+      after: Type.Union([Type.String(), Type.Null()], { description: 'The heading before it' }),
+    }),
+    { description: 'Headings with no words: left out, never spoken' },
+  ),
+  metadata: Type.Object(
+    {
+      title: Type.Optional(Type.String()),
+      author: Type.Optional(Type.String()),
+      language: Type.Optional(Type.String()),
+      cover: Type.Boolean({ description: "A cover image was taken (JPEG or PNG, within the export's cover limit)" }),
+    },
+    { description: "What the file says of itself (DOCX core properties, EPUB package metadata, a Markdown file's YAML)" },
+  ),
+  notes: Type.Array(Type.String(), { description: 'What a narrator should know: headings left out, a cover not taken' }),
+});
+export type ImportReport = Static<typeof ImportReport>;
 
 const projectFields = {
   project_id: Type.String(),
@@ -136,6 +200,10 @@ const projectFields = {
   volume: Type.Number(),
   format: Type.Enum(OUTPUT_FORMATS),
   source_name: Type.String({ description: 'The name of the manuscript file' }),
+  language: Type.String({ description: 'The book\'s language as its file gives it (BCP 47, e.g. "en-GB"); empty when it gives none' }),
+  has_cover: Type.Boolean({
+    description: "The book's own cover image was read from its file; a project export uses it when no cover is sent",
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 };
@@ -160,7 +228,12 @@ export const ProjectProgress = Type.Object(
 );
 export type ProjectProgress = Static<typeof ProjectProgress>;
 
-export const Project = Type.Object({ ...projectFields, render: ProjectProgress, chapters: Type.Array(Chapter) });
+export const Project = Type.Object({
+  ...projectFields,
+  import_report: Type.Optional(ImportReport),
+  render: ProjectProgress,
+  chapters: Type.Array(Chapter),
+});
 export type Project = Static<typeof Project>;
 
 export const ProjectSummary = Type.Object({ ...projectFields, chapter_count: Type.Integer() });
@@ -179,6 +252,7 @@ export const RenderResult = Type.Object({
     { description: 'Chapters synthesized again' },
   ),
   unchanged: Type.Array(Type.Integer(), { description: 'Indexes of chapters whose audio stands' }),
+  excluded: Type.Array(Type.Integer(), { description: 'Indexes of chapters left out of render and export' }),
   project: Project,
 });
 export type RenderResult = Static<typeof RenderResult>;

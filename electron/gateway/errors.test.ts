@@ -48,6 +48,7 @@ describe.each(['/api/v1/tts/synthesize', '/api/v1/tts/preview'])('errors of POST
   it('rejects a body over the size limit, naming the limit', async () => {
     const message = await expectError(gateway.post(route, { text: 'a '.repeat(40_000) }), 413, 'payload_too_large');
     expect(message).toContain(String(64 * 1024));
+    expect(message).toContain('0.1 MB');
   });
 });
 

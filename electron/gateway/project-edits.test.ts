@@ -13,9 +13,7 @@ import { until } from '../testing/until';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
-const manuscript = (stalls = 'The stalls were full.') => `# A Short Book
-
-## The Hills
+const manuscript = (stalls = 'The stalls were full.') => `## The Hills
 The sun rose over the hills.
 
 ## The Market

@@ -15,9 +15,7 @@ import { until } from '../testing/until';
 
 const PROJECTS = '/api/v1/tts/projects';
 const VOICE = 'espeak-ng:en-us';
-const MANUSCRIPT = `# A Short Book
-
-## The Hills
+const MANUSCRIPT = `## The Hills
 The sun rose over the hills.
 
 ## The Market

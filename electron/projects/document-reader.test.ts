@@ -27,28 +27,30 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; statu
 describe('DocumentReader', () => {
   it('reads each format on its thread', async () => {
     const documents = start();
-    expect(await documents.chapters('md', { text: '# One\nA.\n# Two\nB.' }, 'Book')).toEqual([
+    expect((await documents.read('md', { text: '# One\nA.\n# Two\nB.' }, 'Book')).chapters).toEqual([
       { title: 'One', text: 'One\n\nA.' },
       { title: 'Two', text: 'Two\n\nB.' },
     ]);
-    expect(await documents.chapters('docx', { bytes: docx([{ runs: ['Hello.'] }]) }, 'Book')).toEqual([{ title: 'Book', text: 'Hello.' }]);
+    expect((await documents.read('docx', { bytes: docx([{ runs: ['Hello.'] }]) }, 'Book')).chapters).toEqual([
+      { title: 'Book', text: 'Hello.' },
+    ]);
   });
 
   it('stops a thread past its heap limit and answers 413 naming it', async () => {
     // 2 MB of empty paragraphs: mammoth needs 550 MB and 5.5 s of CPU for them
     const documents = start({ heapMb: 64 });
-    expect(await refusal(documents.chapters('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toEqual({
+    expect(await refusal(documents.read('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toEqual({
       code: 'manuscript_too_large',
       status: 413,
       message: 'Reading the Word document needs over 64 MB of memory, the limit; save it in smaller parts, or as plain text.',
     });
     // the next file gets a fresh thread
-    expect(await documents.chapters('txt', { text: 'Still reading.' }, 'Book')).toEqual([{ title: 'Book', text: 'Still reading.' }]);
+    expect((await documents.read('txt', { text: 'Still reading.' }, 'Book')).chapters).toEqual([{ title: 'Book', text: 'Still reading.' }]);
   });
 
   it('stops a thread past its deadline and answers 413 naming it', async () => {
     const documents = start({ seconds: 1 });
-    expect(await refusal(documents.chapters('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toMatchObject({
+    expect(await refusal(documents.read('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toMatchObject({
       code: 'manuscript_too_large',
       message: 'Reading the Word document took over 1 s, the limit; save it in smaller parts, or as plain text.',
     });
@@ -56,25 +58,25 @@ describe('DocumentReader', () => {
 
   it('answers files the thread refuses with their reason', async () => {
     const documents = start({ inflatedMb: 1 });
-    expect(await refusal(documents.chapters('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toMatchObject({
+    expect(await refusal(documents.read('docx', { bytes: emptyParagraphsDocx(2) }, 'Book'))).toMatchObject({
       code: 'manuscript_too_large',
       message: expect.stringContaining('expands to over 1 MB'),
     });
-    expect(await refusal(documents.chapters('epub', { bytes: new Uint8Array(100) }, 'Book'))).toMatchObject({
+    expect(await refusal(documents.read('epub', { bytes: new Uint8Array(100) }, 'Book'))).toMatchObject({
       code: 'invalid_request',
       message: expect.stringContaining('not a readable EPUB'),
     });
     // mammoth's reader recurses per level: its stack or the heap gives out, either a refusal
-    expect([400, 413]).toContain((await refusal(documents.chapters('docx', { bytes: nestedDocx(50_000) }, 'Book'))).status);
+    expect([400, 413]).toContain((await refusal(documents.read('docx', { bytes: nestedDocx(50_000) }, 'Book'))).status);
   });
 
   it('reads one file at a time, lets a few wait, and refuses more with 429', async () => {
     const documents = start({ waiting: 1 });
     const text = { text: 'Words.' };
-    const first = documents.chapters('txt', text, 'A');
-    const second = documents.chapters('txt', text, 'B');
-    expect(await refusal(documents.chapters('txt', text, 'C'))).toMatchObject({ code: 'queue_full', status: 429 });
-    expect((await first)[0]!.title).toBe('A');
-    expect((await second)[0]!.title).toBe('B');
+    const first = documents.read('txt', text, 'A');
+    const second = documents.read('txt', text, 'B');
+    expect(await refusal(documents.read('txt', text, 'C'))).toMatchObject({ code: 'queue_full', status: 429 });
+    expect((await first).chapters[0]!.title).toBe('A');
+    expect((await second).chapters[0]!.title).toBe('B');
   });
 });

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError, DOCUMENT_LIMITS } from '../contract';
-import type { ManuscriptChapter } from './chapters';
+import type { ReadBook } from './chapters';
 import type { DocumentReply, DocumentTask } from './document-worker';
 
 export type DocumentLimits = { [K in keyof typeof DOCUMENT_LIMITS]: number };
@@ -40,8 +40,8 @@ export class DocumentReader {
     });
   }
 
-  /** The chapters of a file; throws ApiError (400, 413, or 429 when too many wait). */
-  async chapters(format: DocumentFormat, file: { bytes: Uint8Array } | { text: string }, untitled: string): Promise<ManuscriptChapter[]> {
+  /** A file's chapters, structure and metadata; throws ApiError (400, 413, or 429 when too many wait). */
+  async read(format: DocumentFormat, file: { bytes: Uint8Array } | { text: string }, untitled: string): Promise<ReadBook> {
     const task: DocumentTask =
       'text' in file
         ? { format: 'text', text: file.text, markdown: format === 'md', untitled }
@@ -54,7 +54,7 @@ export class DocumentReader {
     await this.turn();
     try {
       const reply = await this.run(task, LABELS[format]);
-      if ('chapters' in reply) return reply.chapters;
+      if ('book' in reply) return reply.book;
       throw new ApiError(reply.refused === 'too_large' ? 'manuscript_too_large' : 'invalid_request', reply.message);
     } finally {
       this.release();

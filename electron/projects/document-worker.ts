@@ -5,7 +5,7 @@
  * over its budget) it answers as a refusal, which crosses to the gateway as data.
  */
 import { lowerThisThreadsPriority } from '../engines/thread-priority';
-import { splitChapters, type ManuscriptChapter } from './chapters';
+import { readText, type ReadBook } from './chapters';
 import { readEpub } from './epub';
 import { ManuscriptTooLarge, UnreadableManuscript, type ZipLimits } from './zip';
 
@@ -13,16 +13,16 @@ export type DocumentTask =
   | { format: 'docx' | 'epub'; bytes: Uint8Array; untitled: string; zip: ZipLimits }
   | { format: 'text'; text: string; markdown: boolean; untitled: string };
 
-export type DocumentReply = { chapters: ManuscriptChapter[] } | { refused: 'unreadable' | 'too_large'; message: string };
+export type DocumentReply = { book: ReadBook } | { refused: 'unreadable' | 'too_large'; message: string };
 
 lowerThisThreadsPriority();
 
 export default async function read(task: DocumentTask): Promise<DocumentReply> {
   try {
-    if (task.format === 'text') return { chapters: splitChapters(task.text, task) };
-    if (task.format === 'epub') return { chapters: readEpub(task.bytes, task.untitled, task.zip) };
+    if (task.format === 'text') return { book: readText(task.text, task) };
+    if (task.format === 'epub') return { book: readEpub(task.bytes, task.untitled, task.zip) };
     // mammoth loads with the first Word manuscript
-    return { chapters: await (await import('./docx')).readDocx(task.bytes, task.untitled, task.zip) };
+    return { book: await (await import('./docx')).readDocx(task.bytes, task.untitled, task.zip) };
   } catch (error) {
     if (error instanceof UnreadableManuscript) return { refused: 'unreadable', message: error.message };
     if (error instanceof ManuscriptTooLarge) return { refused: 'too_large', message: error.message };

@@ -7,21 +7,21 @@ import { UnreadableManuscript } from './zip';
 const LIMITS = { inflatedBytes: 64 * 1024 * 1024, files: 10_000 };
 
 describe('readDocx', () => {
-  it("cuts at Word's Heading 1 and 2, keeps runs and paragraphs, and titles text before them", async () => {
-    const chapters = await readDocx(
+  it("cuts at Word's headings, keeps runs and paragraphs, and keeps text before them as front matter", async () => {
+    const { chapters } = await readDocx(
       docx([
         { runs: ['A foreword & ', 'thanks.'] },
         { style: 'Heading1', runs: ['The Storm'] },
         { runs: ['Rain fell.'] },
         { runs: ['It ', 'did not stop.'] },
-        { style: 'Heading2', runs: ['After'] },
+        { style: 'Heading1', runs: ['After'] },
         { runs: ['The sun came out.'] },
       ]),
       'Novel',
       LIMITS,
     );
     expect(chapters).toEqual([
-      { title: 'Novel', text: 'A foreword & thanks.' },
+      { title: 'Front matter', text: 'A foreword & thanks.', front_matter: true },
       { title: 'The Storm', text: 'The Storm\n\nRain fell.\n\nIt did not stop.' },
       { title: 'After', text: 'After\n\nThe sun came out.' },
     ]);

@@ -21,8 +21,8 @@ function epub(files: Record<string, string>): Uint8Array {
 }
 
 describe('readEpub', () => {
-  it('reads the spine in order as chapters, titled by their first heading, entities decoded', () => {
-    const chapters = readEpub(
+  it('reads the spine in order as chapters, titled by their headings, entities decoded', () => {
+    const { chapters } = readEpub(
       epub({
         'META-INF/container.xml': CONTAINER,
         'OEBPS/content.opf': OPF,
@@ -34,8 +34,9 @@ describe('readEpub', () => {
       'book',
       LIMITS,
     );
+    // the document with no heading comes before any: it is the front matter
     expect(chapters).toEqual([
-      { title: 'Two', text: 'No heading—here ’s.' },
+      { title: 'Front matter', text: 'No heading—here ’s.', front_matter: true },
       { title: 'The First', text: 'The First\n\nIt was dark & cold…\n\nLine\nbreak.' },
     ]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adversarialLine, cpuMs, WELL_UNDER_A_SECOND_MS } from '../testing/cpu';
-import { xhtmlChapter } from './epub';
+import { xhtmlDocument } from './epub';
 import { htmlText } from './html-text';
 import { attributesOf, tags } from './markup';
 
@@ -30,13 +30,17 @@ describe('markup', () => {
     expect(htmlText('<p>kept<!-- never closed <p>gone')).toBe('kept');
   });
 
-  it('titles an XHTML chapter by its first heading, else its title', () => {
-    expect(xhtmlChapter('<html><head><title>T</title></head><body><h2>H</h2><p>Text.</p></body></html>', 'u')).toEqual({
-      title: 'H',
-      text: 'H\n\nText.',
+  it('reads an XHTML document as its title and blocks, headings with their level, front matter as it declares itself', () => {
+    expect(xhtmlDocument('<html><head><title>T</title></head><body><h2>H</h2><p>Text.</p></body></html>')).toEqual({
+      title: 'T',
+      blocks: [{ heading: 2, text: 'H' }, { text: 'Text.' }],
     });
-    expect(xhtmlChapter('<title>T</title><body><p>Text.</p>', 'u')).toEqual({ title: 'T', text: 'Text.' });
-    expect(xhtmlChapter('<body> </body>', 'u')).toBeNull();
+    expect(xhtmlDocument('<title>T</title><body epub:type="frontmatter"><section epub:type="dedication"><p>For A.</p>')).toEqual({
+      title: 'T',
+      blocks: [{ text: 'For A.', front: 'dedication' }],
+      front: 'dedication',
+    });
+    expect(xhtmlDocument('<body> </body>').blocks).toEqual([]);
   });
 
   it.each([
@@ -54,7 +58,7 @@ describe('markup', () => {
     ['headings that never close', adversarialLine('<h1>')],
     ['titles that never close', adversarialLine('<title>')],
   ])('reads an XHTML chapter of %s in well under a second of CPU', (_name, line) => {
-    expect(cpuMs(() => xhtmlChapter(line, 'u'))).toBeLessThan(WELL_UNDER_A_SECOND_MS);
+    expect(cpuMs(() => xhtmlDocument(line))).toBeLessThan(WELL_UNDER_A_SECOND_MS);
   });
 
   it('reads a tag of 100,000 characters of unclosed quotes in well under a second of CPU', () => {

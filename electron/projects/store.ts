@@ -17,6 +17,19 @@ export interface ProjectRow extends ProjectSettings {
   source_name: string;
   created_at: string;
   updated_at: string;
+  /** BCP 47 from the book's file, or ''. */
+  language: string;
+  has_cover: boolean;
+  /** The last import's report (ImportReport, JSON), or null for a project made before reports. */
+  import_report: string | null;
+}
+
+/** What an import brings besides the chapters. */
+export interface ImportedBook {
+  source_name: string;
+  language: string;
+  cover: Uint8Array | null;
+  import_report: string;
 }
 
 export interface ChapterRow {
@@ -29,7 +42,27 @@ export interface ChapterRow {
   render_key: string | null;
   /** Its sentence edits (edits.ts): applied ones in order, then stale ones. */
   edits: SentenceEdit[];
+  /** The part of the book it belongs to, if any. */
+  part: string | null;
+  front_matter: boolean;
+  /** Left out of render and export. */
+  excluded: boolean;
 }
+
+/** Columns of a project row (the cover's bytes only when asked for). */
+const PROJECT_COLUMNS = `id, title, author, voice, rate, pitch, volume, format, source_name, created_at, updated_at, language,
+  cover IS NOT NULL AS has_cover, import_report`;
+const CHAPTER_COLUMNS = 'idx, title, text, job_id, render_key, edits, part, front_matter, excluded';
+
+type StoredProject = Omit<ProjectRow, 'has_cover'> & { has_cover: number };
+type StoredChapter = Omit<ChapterRow, 'front_matter' | 'excluded' | 'edits'> & { front_matter: number; excluded: number; edits: string };
+const projectOf = (row: StoredProject): ProjectRow => ({ ...row, has_cover: row.has_cover === 1 });
+const chapterOf = (row: StoredChapter): ChapterRow => ({
+  ...row,
+  edits: JSON.parse(row.edits) as SentenceEdit[],
+  front_matter: row.front_matter === 1,
+  excluded: row.excluded === 1,
+});
 
 export type NewChapter = Omit<ChapterRow, 'idx'>;
 
@@ -43,23 +76,30 @@ export class ProjectStore {
 
   /** Newest change first, each with its number of chapters. */
   list(): (ProjectRow & { chapter_count: number })[] {
-    return this.db
+    const rows = this.db
       .prepare(
-        `SELECT p.*, (SELECT count(*) FROM project_chapters c WHERE c.project_id = p.id) AS chapter_count
+        `SELECT ${PROJECT_COLUMNS}, (SELECT count(*) FROM project_chapters c WHERE c.project_id = p.id) AS chapter_count
          FROM projects p ORDER BY updated_at DESC, id`,
       )
-      .all() as (ProjectRow & { chapter_count: number })[];
+      .all() as (StoredProject & { chapter_count: number })[];
+    return rows.map((row) => ({ ...projectOf(row), chapter_count: row.chapter_count }));
   }
 
   get(id: string): ProjectRow | undefined {
-    return this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined;
+    const row = this.db.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = ?`).get(id) as StoredProject | undefined;
+    return row && projectOf(row);
+  }
+
+  /** The book's cover image, read from its file; null when it had none. */
+  cover(id: string): Uint8Array | null {
+    return (this.db.prepare('SELECT cover FROM projects WHERE id = ?').get(id) as { cover: Uint8Array | null } | undefined)?.cover ?? null;
   }
 
   chapters(id: string): ChapterRow[] {
     const rows = this.db
-      .prepare('SELECT idx, title, text, job_id, render_key, edits FROM project_chapters WHERE project_id = ? ORDER BY idx')
-      .all(id) as (Omit<ChapterRow, 'edits'> & { edits: string })[];
-    return rows.map((row) => ({ ...row, edits: JSON.parse(row.edits) as SentenceEdit[] }));
+      .prepare(`SELECT ${CHAPTER_COLUMNS} FROM project_chapters WHERE project_id = ? ORDER BY idx`)
+      .all(id) as StoredChapter[];
+    return rows.map(chapterOf);
   }
 
   /** The project and chapter a job renders, if it renders one. */
@@ -74,14 +114,16 @@ export class ProjectStore {
     return row?.title;
   }
 
-  insert(project: ProjectRow, chapters: NewChapter[]): void {
+  insert(project: ProjectRow, book: ImportedBook, chapters: NewChapter[]): void {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO projects (id, title, author, voice, rate, pitch, volume, format, source_name, created_at, updated_at)
-           VALUES (@id, @title, @author, @voice, @rate, @pitch, @volume, @format, @source_name, @created_at, @updated_at)`,
+          `INSERT INTO projects (id, title, author, voice, rate, pitch, volume, format, source_name, created_at, updated_at,
+             language, cover, import_report)
+           VALUES (@id, @title, @author, @voice, @rate, @pitch, @volume, @format, @source_name, @created_at, @updated_at,
+             @language, @cover, @import_report)`,
         )
-        .run(project);
+        .run({ ...project, ...book });
       this.insertChapters(project.id, chapters);
     })();
   }
@@ -95,12 +137,27 @@ export class ProjectStore {
       .run({ ...settings, id, now });
   }
 
-  /** The project's chapters, all replaced at once. */
-  replaceChapters(id: string, sourceName: string, chapters: NewChapter[], now: string): void {
+  /** The project's chapters, all replaced at once; with `book`, a new manuscript's file, cover and report too. */
+  replaceChapters(id: string, chapters: NewChapter[], now: string, book?: ImportedBook): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM project_chapters WHERE project_id = ?').run(id);
       this.insertChapters(id, chapters);
-      this.db.prepare('UPDATE projects SET source_name = ?, updated_at = ? WHERE id = ?').run(sourceName, now, id);
+      this.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(now, id);
+      if (book) {
+        this.db
+          .prepare('UPDATE projects SET source_name = @source_name, cover = @cover, import_report = @import_report WHERE id = @id')
+          .run({ ...book, id });
+      }
+    })();
+  }
+
+  /** A chapter renamed, or left out of render and export, or taken back. */
+  updateChapter(id: string, idx: number, change: { title: string; excluded: boolean }, now: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE project_chapters SET title = ?, excluded = ? WHERE project_id = ? AND idx = ?')
+        .run(change.title, change.excluded ? 1 : 0, id, idx);
+      this.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(now, id);
     })();
   }
 
@@ -123,10 +180,22 @@ export class ProjectStore {
 
   private insertChapters(id: string, chapters: NewChapter[]): void {
     const insert = this.db.prepare(
-      'INSERT INTO project_chapters (project_id, idx, title, text, job_id, render_key, edits) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO project_chapters (project_id, idx, title, text, job_id, render_key, edits, part, front_matter, excluded)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    chapters.forEach((chapter, idx) =>
-      insert.run(id, idx, chapter.title, chapter.text, chapter.job_id, chapter.render_key, JSON.stringify(chapter.edits)),
+    chapters.forEach((c, idx) =>
+      insert.run(
+        id,
+        idx,
+        c.title,
+        c.text,
+        c.job_id,
+        c.render_key,
+        JSON.stringify(c.edits),
+        c.part,
+        c.front_matter ? 1 : 0,
+        c.excluded ? 1 : 0,
+      ),
     );
   }
 }

@@ -1,8 +1,8 @@
-import { codePoints, type Chapter, type ChapterStatus, type ProjectProgress } from '../contract';
+import { codePoints, type Chapter, type ChapterStatus, type ImportReport, type Project, type ProjectProgress } from '../contract';
 import type { JobRow } from '../jobs/store';
 import { isExpired } from '../jobs/view';
 import { editsInRendered } from '../projects/edits';
-import type { ChapterRow } from '../projects/store';
+import type { ChapterRow, ProjectRow } from '../projects/store';
 
 /** Where a chapter's audio stands, from its job's row (none: not rendered, or its job was deleted). */
 export function chapterStatus(job: JobRow | undefined): ChapterStatus {
@@ -13,10 +13,12 @@ export function chapterStatus(job: JobRow | undefined): ChapterStatus {
 }
 
 /**
- * Whether a render would synthesize the chapter: its key (`null`: its voice is gone) is not the
+ * Whether a render would synthesize the chapter (never one left out): its key (`null`: its voice is gone) is not the
  * one it was rendered with, or its job is gone, failed, cancelled or its audio expired.
  */
 export function needsRender(chapter: ChapterRow, key: string | null, job: JobRow | undefined): boolean {
+  // a chapter left out is not rendered
+  if (chapter.excluded) return false;
   if (key === null || chapter.render_key !== key || chapter.job_id === null) return true;
   const status = chapterStatus(job);
   return status === 'not_rendered' || status === 'failed' || status === 'cancelled' || status === 'expired';
@@ -43,6 +45,9 @@ export function chapterView(chapter: ChapterRow, job: JobRow | undefined, needsR
     needs_render: needsRender,
     ...failed,
     edits: editsInRendered(chapter.text, chapter.edits),
+    ...(chapter.part === null ? {} : { part: chapter.part }),
+    front_matter: chapter.front_matter,
+    excluded: chapter.excluded,
   };
 }
 
@@ -52,7 +57,9 @@ const UNDER_WAY: readonly ChapterStatus[] = ['queued', 'running', 'paused'];
  * A project's render as a whole, from its chapters: chunks of the chapters done or under way, so
  * that the count only grows while a render runs (a time left is measured on it).
  */
-export function projectProgress(chapters: readonly Chapter[]): ProjectProgress {
+export function projectProgress(all: readonly Chapter[]): ProjectProgress {
+  // chapters left out are neither rendered nor waited for
+  const chapters = all.filter((c) => !c.excluded);
   const counted = chapters.filter((c) => c.status === 'done' || UNDER_WAY.includes(c.status));
   const has = (...statuses: ChapterStatus[]) => chapters.some((c) => statuses.includes(c.status));
   const state = has('queued', 'running')
@@ -69,4 +76,10 @@ export function projectProgress(chapters: readonly Chapter[]): ProjectProgress {
     chunks_done: counted.reduce((sum, c) => sum + c.progress.done, 0),
     chunks_total: counted.reduce((sum, c) => sum + c.progress.total, 0),
   };
+}
+
+/** A project's fields as the API shows them, its chapters aside. */
+export function projectView(row: ProjectRow): Omit<Project, 'chapters' | 'render'> {
+  const { id, import_report, ...rest } = row;
+  return { project_id: id, ...rest, ...(import_report ? { import_report: JSON.parse(import_report) as ImportReport } : {}) };
 }

@@ -9,6 +9,8 @@ import {
   OPTION_RANGES,
   PROJECT_LIMITS,
   type Chapter,
+  type ChapterPatch,
+  type ChapterSplit,
   type ManuscriptFile,
   type Project,
   type ProjectCreate,
@@ -22,13 +24,15 @@ import type { DiskBudget } from '../jobs/disk-budget';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
 import type { DocumentReader } from '../projects/document-reader';
+import { mergeWithNext, splitAt, type ChapterListChange } from '../projects/chapter-list';
 import { applyEdits, recordEdit, utf16Offset } from '../projects/edits';
 import { clip, cutManuscript, storedTextBytes } from '../projects/manuscript';
 import type { ChapterRow, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
 import type { ExportHold } from './exports';
 import type { JobService, SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
-import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress } from './project-chapters';
+import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress, projectView } from './project-chapters';
+import { bookAuthor, importedBook } from './project-import';
 import { chaptersAfter } from './project-manuscript';
 import { RenderKeys, type RevisedLexicon } from './render-keys';
 import type { SynthesisService } from './synthesis';
@@ -72,7 +76,7 @@ export class ProjectService {
   }
 
   list(): ProjectList {
-    return { projects: this.deps.store.list().map(({ id, chapter_count, ...rest }) => ({ project_id: id, chapter_count, ...rest })) };
+    return { projects: this.deps.store.list().map((row) => ({ ...projectView(row), chapter_count: row.chapter_count })) };
   }
 
   get(id: string): Project {
@@ -88,15 +92,21 @@ export class ProjectService {
       );
     }
     const { manuscript, ...change } = body;
-    const { baseName, chapters } = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
-    const settings = this.checked(
-      { title: clip(baseName, PROJECT_LIMITS.titleChars), author: '', voice: '', ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT },
-      change,
-    );
+    const cut = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
+    const defaults = { title: cut.title, author: bookAuthor(cut), voice: '', ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT };
+    const settings = this.checked(defaults, change);
     const now = new Date().toISOString();
-    const row: ProjectRow = { id: randomUUID(), ...settings, source_name: manuscript.name.trim(), created_at: now, updated_at: now };
-    const stored = chapters.map((chapter) => ({ ...chapter, job_id: null, render_key: null, edits: [] }));
-    await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () => store.insert(row, stored));
+    const book = importedBook(manuscript, cut);
+    const { language, import_report, source_name } = book;
+    const row: ProjectRow = {
+      id: randomUUID(),
+      ...settings,
+      ...{ source_name, language, import_report, has_cover: book.cover !== null },
+      ...{ created_at: now, updated_at: now },
+    };
+    const stored = chaptersAfter([], cut.book.chapters).next;
+    const bytes = storedTextBytes(stored) + (book.cover?.length ?? 0);
+    await this.deps.disk.withRoom(bytes, TEXT_WORDING, () => store.insert(row, book, stored));
     return this.view(row);
   }
 
@@ -116,12 +126,39 @@ export class ProjectService {
   replaceManuscript(id: string, file: ManuscriptFile): Promise<Project> {
     return this.serially(id, async () => {
       this.row(id);
-      const { chapters } = await cutManuscript(file, this.deps.maxTextLength(), this.deps.documents);
-      const { next, dropped } = chaptersAfter(this.deps.store.chapters(id), chapters);
-      await this.deps.disk.withRoom(storedTextBytes(chapters), TEXT_WORDING, () =>
-        this.deps.store.replaceChapters(id, file.name.trim(), next, new Date().toISOString()),
-      );
+      const cut = await cutManuscript(file, this.deps.maxTextLength(), this.deps.documents);
+      const { next, dropped } = chaptersAfter(this.deps.store.chapters(id), cut.book.chapters);
+      const book = importedBook(file, cut);
+      const bytes = storedTextBytes(next) + (book.cover?.length ?? 0);
+      await this.deps.disk.withRoom(bytes, TEXT_WORDING, () => this.deps.store.replaceChapters(id, next, new Date().toISOString(), book));
+      this.keys.forget(id);
       await this.dropJobs(dropped);
+      return this.get(id);
+    });
+  }
+
+  /** Renames a chapter (what is said stays), or leaves it out of render and export, or takes it back. */
+  changeChapter(id: string, index: string, patch: ChapterPatch): Promise<Project> {
+    return this.serially(id, () => {
+      const chapter = this.chapterAt(id, index);
+      const title = patch.title === undefined ? { title: chapter.title } : checkTitle(patch.title);
+      if ('problem' in title) throw new ApiError('invalid_request', `"title": ${title.problem}`);
+      const excluded = patch.excluded ?? chapter.excluded;
+      this.deps.store.updateChapter(id, chapter.idx, { title: title.title, excluded }, new Date().toISOString());
+      return this.get(id);
+    });
+  }
+
+  /** Merges a chapter with the one after it, or splits it before a paragraph; what changed is rendered again. */
+  rearrangeChapter(id: string, index: string, change: { merge: true } | { split: ChapterSplit }): Promise<Project> {
+    return this.serially(id, async () => {
+      const chapters = this.deps.store.chapters(this.row(id).id);
+      const { idx } = this.chapterAt(id, index);
+      const next: ChapterListChange =
+        'merge' in change ? mergeWithNext(chapters, idx) : splitAt(chapters, idx, change.split.paragraph, change.split.title);
+      this.deps.store.replaceChapters(id, next.chapters, new Date().toISOString());
+      this.keys.forget(id);
+      await this.dropJobs(next.dropped);
       return this.get(id);
     });
   }
@@ -193,10 +230,22 @@ export class ProjectService {
       const project = this.row(id);
       const keyOf = this.keys.maker(project);
       if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
-      const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [] };
+      const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [], excluded: [] };
       const chapters = this.deps.store.chapters(id);
-      await assertRoomToRender(project, this.diskChapters(chapters, keyOf), this.sampleRate(project), this.deps.disk);
+      await assertRoomToRender(
+        project,
+        this.diskChapters(
+          chapters.filter((c) => !c.excluded),
+          keyOf,
+        ),
+        this.sampleRate(project),
+        this.deps.disk,
+      );
       for (const chapter of chapters) {
+        if (chapter.excluded) {
+          result.excluded.push(chapter.idx);
+          continue;
+        }
         const key = keyOf(chapter);
         const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
         if (job && chapter.render_key === key && isContinuable(job)) {
@@ -247,7 +296,7 @@ export class ProjectService {
 
   /** An audiobook of the project, its chapters in order (project-book.ts); every chapter rendered and up to date. */
   exportBook(id: string, body: ProjectExportBody, hold: ExportHold): Promise<Export> {
-    const made = this.serially(id, () => this.deps.exports.create(bookOf(this.get(id), body), hold));
+    const made = this.serially(id, () => this.deps.exports.create(bookOf(this.get(id), body, this.deps.store.cover(id)), hold));
     // a refusal gives the export's slot back at once
     made.catch(() => hold.release());
     return made;
@@ -304,8 +353,15 @@ export class ProjectService {
       const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
       return chapterView(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job));
     });
-    const { id, ...rest } = row;
-    return { project_id: id, ...rest, render: projectProgress(chapters), chapters };
+    return { ...projectView(row), render: projectProgress(chapters), chapters };
+  }
+
+  /** The chapter at `index` (the path's text), or 404. */
+  private chapterAt(id: string, index: string): ChapterRow {
+    const chapters = this.deps.store.chapters(this.row(id).id);
+    const chapter = /^[0-9]{1,4}$/.test(index) ? chapters[Number(index)] : undefined;
+    if (!chapter) throw new ApiError('not_found', `The project has no chapter ${index} (its chapters are 0 to ${chapters.length - 1}).`);
+    return chapter;
   }
 
   /** Settings with a change applied, checked: titles one line, the voice installed (its id as resolved). */

@@ -168,4 +168,15 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX compare_takes_by_job ON compare_takes (job_id);
   `,
+  // 12: a book's structure and metadata (docs/projects.md, "The book's structure"): its language,
+  // cover and import report; each chapter's part, whether it is front matter, whether it is left
+  // out of render and export
+  `
+  ALTER TABLE projects ADD COLUMN language TEXT NOT NULL DEFAULT '';
+  ALTER TABLE projects ADD COLUMN cover BLOB;
+  ALTER TABLE projects ADD COLUMN import_report TEXT;
+  ALTER TABLE project_chapters ADD COLUMN part TEXT;
+  ALTER TABLE project_chapters ADD COLUMN front_matter INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE project_chapters ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -77,9 +77,9 @@ export function routePath(route: ApiRoute, ids: Record<string, string>, hostile?
 
 /**
  * A body the route accepts: Orator's {"text"} or OpenAI's {"model","input","voice"} when it speaks
- * text, a manuscript file ({"name","text"}, alone or as "manuscript") for projects, {"title"} when
- * it renames, {"format"} to export a project, one text and voice for a compare session, else an
- * empty object.
+ * text, a manuscript file ({"name","text"}, alone or as "manuscript") for projects, {"paragraph"} to
+ * split a chapter, {"title"} when it renames, {"format"} to export a project, one text and voice
+ * for a compare session, else an empty object.
  */
 /** The text of a compare session's sample body: a session made with it keeps its takes when patched with it. */
 export const SAMPLE_SESSION_TEXT = 'Hi.';
@@ -91,6 +91,8 @@ export function sampleBody(route: ApiRoute): Record<string, unknown> {
   if (route.body?.properties?.text) return { text: 'Hi.' };
   if (route.body?.properties?.texts) return { texts: [SAMPLE_SESSION_TEXT], voices: ['espeak-ng:en-us'] };
   if (route.body?.properties?.input) return { model: 'tts-1', input: 'Hi.', voice: 'alloy' };
+  // a chapter's split: where
+  if (route.body?.properties?.paragraph) return { paragraph: 1 };
   if (route.body?.properties?.title) return { title: 'Chapter one' };
   // a project's export: its options alone (the jobs are the project's)
   if (route.body?.required?.includes('format') && !route.body.properties?.job_ids) return { format: 'm4b' };

@@ -115,7 +115,14 @@ export function toApiError(error: FastifyError, bodyLimit: number): ApiError {
     case 'FST_ERR_BAD_URL':
       return new ApiError('invalid_request', 'The URL has a malformed percent-encoding.');
   }
-  if (error.statusCode === 413) return new ApiError('payload_too_large', `The body is larger than the limit of ${bodyLimit} bytes.`);
+  if (error.statusCode === 413) {
+    // said in MB, as people know their files, with what to do
+    const mb = (bodyLimit / (1024 * 1024)).toFixed(1);
+    return new ApiError(
+      'payload_too_large',
+      `The request is over ${mb} MB, the most the gateway takes (${bodyLimit} bytes). Send a smaller file: a book's text without its images, or in parts.`,
+    );
+  }
   if (error.statusCode === 416) return new ApiError('range_not_satisfiable', 'The requested byte range is outside the file.');
   if (error.statusCode && error.statusCode < 500) return new ApiError('invalid_request', error.message);
   return new ApiError('internal_error', 'The gateway failed unexpectedly; see its log.');

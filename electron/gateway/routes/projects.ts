@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ChapterEditParams,
+  ChapterParams,
+  ChapterPatch,
+  ChapterSplit,
   ErrorBody,
   ExportAccepted,
   exportPath,
@@ -139,6 +142,40 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       handler: async (request) => projects[action](request.params.id),
     });
   }
+  app.patch('/projects/:id/chapters/:index', {
+    schema: {
+      operationId: 'changeChapter',
+      tags,
+      summary: 'Rename a chapter (what is said stays), or leave it out of render and export',
+      params: ChapterParams,
+      body: ChapterPatch,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => projects.changeChapter(request.params.id, request.params.index, request.body),
+  });
+
+  app.post('/projects/:id/chapters/:index/merge', {
+    schema: {
+      operationId: 'mergeChapter',
+      tags,
+      summary: 'Merge a chapter with the one after it; the merged chapter is rendered again',
+      params: ChapterParams,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody },
+    },
+    handler: async (request) => projects.rearrangeChapter(request.params.id, request.params.index, { merge: true }),
+  });
+
+  app.post('/projects/:id/chapters/:index/split', {
+    schema: {
+      operationId: 'splitChapter',
+      tags,
+      summary: 'Split a chapter before one of its paragraphs; both halves are rendered again',
+      params: ChapterParams,
+      body: ChapterSplit,
+      response: { 200: Project, 400: ErrorBody, 404: ErrorBody, 413: ErrorBody },
+    },
+    handler: async (request) => projects.rearrangeChapter(request.params.id, request.params.index, { split: request.body }),
+  });
 
   app.post('/projects/:id/export', {
     schema: {

@@ -53,6 +53,8 @@ import {
   SETTINGS_PATH,
   SettingsView,
   TTS_ROOT,
+  type ChapterPatch,
+  type ChapterSplit,
   type ErrorCode,
   type ExportRequest,
   type JobEventType,
@@ -400,6 +402,19 @@ export class OratorClient {
   /** Pauses, resumes or cancels the project's render (docs/projects.md). */
   async projectAction(id: string, action: 'pause' | 'resume' | 'cancel') {
     const response = await this.send(`${projectPath(id)}/${action}`, { method: 'POST' });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  /** Renames a chapter, or leaves it out of render and export (docs/projects.md, "Chapters"). */
+  async changeChapter(id: string, index: number, patch: ChapterPatch) {
+    const response = await this.send(`${projectPath(id)}/chapters/${index}`, { method: 'PATCH', body: JSON.stringify(patch) });
+    return checked<Project>(Project, await jsonBody(response), 'project');
+  }
+
+  /** Merges a chapter with the next (`merge`), or splits it before a paragraph (`split`). */
+  async rearrangeChapter(id: string, index: number, change: { merge: true } | { split: ChapterSplit }) {
+    const [action, body] = 'merge' in change ? ['merge', {}] : ['split', change.split];
+    const response = await this.send(`${projectPath(id)}/chapters/${index}/${action}`, { method: 'POST', body: JSON.stringify(body) });
     return checked<Project>(Project, await jsonBody(response), 'project');
   }
 

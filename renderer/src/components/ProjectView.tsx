@@ -5,6 +5,8 @@ import { formatBytes } from '../lib/format';
 import { useApp } from '../store';
 import { ChapterEdits } from './ChapterEdits';
 import { ChapterStatus } from './ChapterStatus';
+import { ChapterActions } from './ChapterActions';
+import { ImportReportNote } from './ImportReportNote';
 import { ProjectExport } from './ProjectExport';
 import { ProjectRenderControls } from './ProjectRenderControls';
 import { RenderDisk } from './RenderDisk';
@@ -101,6 +103,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
       <p className="hint">
         From {project.source_name} · {project.chapters.length} {project.chapters.length === 1 ? 'chapter' : 'chapters'}
       </p>
+      <ImportReportNote project={project} />
       <form className="project-settings" onSubmit={save} aria-label="Project settings">
         <label>
           Title
@@ -173,10 +176,21 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
           </tr>
         </thead>
         <tbody>
-          {project.chapters.map((chapter) => (
-            <tr key={chapter.index}>
+          {project.chapters.map((chapter, i) => [
+            chapter.part !== undefined && chapter.part !== project.chapters[i - 1]?.part && (
+              <tr key={`part-${chapter.index}`} className="part-row">
+                <th scope="rowgroup" colSpan={5}>
+                  {chapter.part}
+                </th>
+              </tr>
+            ),
+            <tr key={chapter.index} className={chapter.excluded ? 'excluded' : undefined}>
               <td>{chapter.index + 1}</td>
-              <td>{chapter.title}</td>
+              <td>
+                {chapter.title}
+                {chapter.front_matter && <span className="tag">front matter</span>}
+                {chapter.excluded && <span className="tag">left out</span>}
+              </td>
               <td>{chapter.characters.toLocaleString()}</td>
               <td>
                 <ChapterStatus chapter={chapter} />
@@ -187,9 +201,10 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
                     Play
                   </button>
                 )}
+                <ChapterActions project={project} chapter={chapter} onChange={onChange} onError={onError} />
               </td>
-            </tr>
-          ))}
+            </tr>,
+          ])}
         </tbody>
       </table>
       <ChapterEdits project={project} onChange={onChange} onError={onError} />

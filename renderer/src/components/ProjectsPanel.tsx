@@ -48,7 +48,10 @@ export function ProjectsPanel() {
             }}
           />
         </label>
-        <p className="hint">Plain text, Markdown or EPUB: chapters start at # and ## headings, “Chapter 1” lines, or an EPUB’s sections.</p>
+        <p className="hint">
+          Word (.docx), EPUB, Markdown or plain text: chapters start at the book’s headings or “Chapter 1” lines; parts, the title page and
+          the book’s title, author and cover are kept. Save .doc or .odt files as .docx first.
+        </p>
         {error && (
           <p role="alert" className="error">
             {error}

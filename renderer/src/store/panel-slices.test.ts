@@ -27,6 +27,8 @@ const project = (id: string): Project => ({
   volume: 1,
   format: 'wav',
   source_name: `${id}.md`,
+  language: '',
+  has_cover: false,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   render: { state: 'up_to_date', chapters_done: 0, chapters_total: 0, chunks_done: 0, chunks_total: 0 },

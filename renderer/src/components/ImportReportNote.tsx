@@ -1,0 +1,21 @@
+import type { Project } from '../api/contract';
+
+/** What the import made of the manuscript: "15 chapters, 2 parts, front matter: title page, dedication", and what to check. */
+export function ImportReportNote({ project }: { project: Project }) {
+  const report = project.import_report;
+  if (!report) return null;
+  return (
+    <div className="import-report" role="note" aria-label="Import report">
+      <p className="hint">
+        Imported: {report.summary}
+        {project.language ? ` · language ${project.language}` : ''}
+        {project.has_cover ? ' · with its cover' : ''}.
+      </p>
+      {report.notes.map((note) => (
+        <p key={note} className="hint warning">
+          {note}
+        </p>
+      ))}
+    </div>
+  );
+}
