@@ -3,6 +3,7 @@
  * file://), checked against its schema, with relative file URLs resolved against the catalog's own
  * URL. The last catalog read well is kept in the data folder and used until another is.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -132,7 +133,8 @@ export class CatalogStore {
   }
 
   private async save(info: CatalogInfo, text: string): Promise<void> {
-    const temp = `${this.savedFile}.${process.pid}.tmp`;
+    // a name of its own per save: two refreshes at once must not rename each other's file away
+    const temp = `${this.savedFile}.${randomUUID()}.tmp`;
     await writeFile(temp, JSON.stringify({ info, text }), { mode: PRIVATE_FILE_MODE });
     await rename(temp, this.savedFile);
   }
