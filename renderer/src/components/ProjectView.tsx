@@ -152,7 +152,6 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
         >
           Pronunciations…
         </button>
-        {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button type="button" className="secondary danger small" onClick={remove} disabled={busy}>
           Delete project
         </button>
