@@ -126,10 +126,17 @@ export class CatalogStore {
   }
 
   private async readBundled(): Promise<LoadedCatalog> {
-    const text = await readFile(this.bundledFile, 'utf8');
+    // a build without its resources (an engine worker copied alone, in tests) offers no voices
+    const text = await readFile(this.bundledFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      return JSON.stringify({ version: 1, voices: [] });
+    });
     const url = pathToFileURL(this.bundledFile).href;
-    const updated = await stat(this.bundledFile);
-    return { info: { url, ref: refOf(text), updated_at: updated.mtime.toISOString() }, voices: parseCatalog(text, url) };
+    const updated = await stat(this.bundledFile).then(
+      (found) => found.mtime,
+      () => new Date(0),
+    );
+    return { info: { url, ref: refOf(text), updated_at: updated.toISOString() }, voices: parseCatalog(text, url) };
   }
 
   private async save(info: CatalogInfo, text: string): Promise<void> {
