@@ -40,6 +40,7 @@ const NOT_FOUND: ErrorCode[] = [
   'project_not_found',
   'session_not_found',
   'take_not_found',
+  'voice_not_found',
 ];
 const baseline: Expected = { baseline: true };
 /** Errors of routes that read and parse the body; any other route answers as it does without it. */
