@@ -152,14 +152,14 @@ export class JobService {
     const length = codePoints(text);
     if (length > SENTENCE_MAX_CHARS)
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${SENTENCE_MAX_CHARS}.`);
+    // an index as the path gives it: anything but a plain number names no sentence
+    if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
     if (this.editing.has(id))
       throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
     // taken before the first await: an edit that arrives meanwhile finds it
     this.editing.add(id);
     try {
       const row = await this.playableRow(id);
-      // an index as the path gives it: anything but a plain number names no sentence
-      if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
       const sentence = Number(index);
       const written = text.replace(/\s+/g, ' ').trim();
       const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;

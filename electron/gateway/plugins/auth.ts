@@ -4,14 +4,19 @@ import { ApiError, OPENAI_ROOT, TTS_ROOT } from '../../contract';
 import { keysMatch } from '../api-key';
 import { PLUGIN } from './names';
 
+/** The route the router matched: none for a 404 or the static catch-all. */
+function matchedRoute(request: FastifyRequest): string | undefined {
+  const route = request.routeOptions.url;
+  return route && !route.endsWith('*') ? route : undefined;
+}
+
 /**
  * Whether a request is for the API. Decided on the route the router matched, never on the raw
  * URL: "/%61pi/v1/tts/…" reaches the same route as "/api/v1/tts/…". Requests that match no API
  * route (404s, the static catch-all) are judged on their decoded path.
  */
 function isApiRequest(request: FastifyRequest): boolean {
-  const route = request.routeOptions.url;
-  const path = route && !route.endsWith('*') ? route : decodedPath(request.url);
+  const path = matchedRoute(request) ?? decodedPath(request.url);
   return API_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
@@ -49,9 +54,12 @@ export const ADMIN_ONLY = [{ admin: [] }];
 
 /**
  * The credentials a route accepts, from its OpenAPI `security` (so the document and the check
- * agree): `[]` is public (whoami), none given is the TTS key.
+ * agree): `[]` is public (whoami), none given is the TTS key. A path no route matches takes either
+ * credential: it is answered 404 whatever is sent, so an admin tool with a mistyped id learns that
+ * the id is wrong, not that its token is.
  */
 function acceptedSchemes(request: FastifyRequest): Scheme[] {
+  if (matchedRoute(request) === undefined) return ['bearer', 'admin'];
   const security = (request.routeOptions.schema as { security?: Record<string, unknown>[] } | undefined)?.security;
   if (!Array.isArray(security)) return ['bearer'];
   return security.flatMap((requirement) => Object.keys(requirement) as Scheme[]);

@@ -64,9 +64,9 @@ export const voiceLibraryRoutes: FastifyPluginAsyncTypebox<{ library: VoiceLibra
         507: ErrorBody,
       },
     },
-    // the body is optional: none is {} (no licence accepted)
+    // the body is optional: none is {} (no licence accepted); a JSON null is still refused
     preValidation: async (request) => {
-      request.body ??= {};
+      if (request.body === undefined) request.body = {};
     },
     handler: async (request, reply) => {
       const { outcome, voice } = await library.install(request.params.id, request.body.accept_license === true);
