@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { TTS_ROOT } from './paths';
 
 /** Audiobook exports: finished jobs joined into one book with chapters (docs/audiobook.md). */
 export const EXPORT_FORMATS = ['m4b', 'mp3', 'zip'] as const;
@@ -166,10 +165,3 @@ export type ExportAccepted = Static<typeof ExportAccepted>;
 export const ExportParams = Type.Object({ id: Type.String() });
 export const SubtitleQuery = Type.Object({ format: Type.Optional(Type.Enum(SUBTITLE_FORMATS, { description: 'vtt (default) or srt' })) });
 export type SubtitleQuery = Static<typeof SubtitleQuery>;
-
-export const EXPORTS_PATH = `${TTS_ROOT}/exports`;
-export const exportPath = (id: string) => `${EXPORTS_PATH}/${encodeURIComponent(id)}`;
-export const exportFilePath = (id: string) => `${exportPath(id)}/file`;
-export const exportSubtitlesPath = (id: string, format: SubtitleFormat) => `${exportPath(id)}/subtitles?format=${format}`;
-export const jobSubtitlesPath = (id: string, format: SubtitleFormat) =>
-  `${TTS_ROOT}/jobs/${encodeURIComponent(id)}/subtitles?format=${format}`;

@@ -25,3 +25,4 @@ export * from './exports';
 export * from './projects';
 export * from './voice-library';
 export * from './compare';
+export * from './routes';

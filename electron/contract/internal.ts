@@ -6,12 +6,6 @@ import { Type, type Static } from 'typebox';
  */
 export const INTERNAL_ROOT = '/internal/v1';
 
-/** GET: answers 200 to the right worker token, so that a host finds a wrong one at its start. */
-export const WORKER_CHECK_PATH = `${INTERNAL_ROOT}/worker`;
-
-/** PUT a chunk's audio (a 16-bit mono WAV) of a job. */
-export const chunkUploadPath = (jobId: string, idx: number) => `${INTERNAL_ROOT}/chunks/${encodeURIComponent(jobId)}/${idx}`;
-
 /** How many times worker hosts started this chunk (BullMQ's count), recorded as the chunk's attempts. */
 export const ATTEMPT_HEADER = 'x-orator-attempt';
 

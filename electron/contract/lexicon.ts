@@ -1,9 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { TTS_ROOT } from './paths';
-
-export const LEXICON_PATH = `${TTS_ROOT}/lexicon`;
-export const LEXICON_EXPORT_PATH = `${LEXICON_PATH}/export`;
-export const LEXICON_IMPORT_PATH = `${LEXICON_PATH}/import`;
 
 /**
  * Bounds of the pronunciation lexicon: the entries are kept in memory and written whole at each

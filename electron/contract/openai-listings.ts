@@ -5,10 +5,6 @@
  */
 import { Type, type Static } from 'typebox';
 import { QualityTier } from './engines';
-import { OPENAI_ROOT } from './openai';
-
-export const OPENAI_AUDIO_VOICES_PATH = `${OPENAI_ROOT}/audio/voices`;
-export const OPENAI_AUDIO_MODELS_PATH = `${OPENAI_ROOT}/audio/models`;
 
 export const OpenAIVoiceEntry = Type.Object({
   id: Type.String({ description: 'What `voice` takes: an OpenAI voice name, or an Orator voice id' }),

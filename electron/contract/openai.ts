@@ -5,11 +5,10 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from './errors';
+import type { AudioFormat } from './formats';
 import { NON_BLANK_PATTERN } from './synthesis';
 
 export const OPENAI_ROOT = '/v1';
-export const OPENAI_SPEECH_PATH = `${OPENAI_ROOT}/audio/speech`;
-export const OPENAI_MODELS_PATH = `${OPENAI_ROOT}/models`;
 
 /** OpenAI's limit on `input` (code points here, as every Orator length). */
 export const OPENAI_MAX_INPUT = 4096;
@@ -21,6 +20,16 @@ export const OPENAI_MODELS = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
 
 export const OPENAI_RESPONSE_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
 export type OpenAIResponseFormat = (typeof OPENAI_RESPONSE_FORMATS)[number];
+
+/** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
+export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
+  mp3: 'mp3',
+  opus: 'ogg',
+  aac: 'aac',
+  flac: 'flac',
+  wav: 'wav',
+  pcm: 'pcm',
+};
 
 /** OpenAI's built-in voices, each mapped to a local voice by the `openai_voices` setting. */
 export const OPENAI_VOICE_NAMES = [

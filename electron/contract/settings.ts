@@ -1,8 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { TTS_ROOT } from './paths';
-
-export const SETTINGS_PATH = `${TTS_ROOT}/settings`;
-export const API_KEY_PATH = `${SETTINGS_PATH}/api-key`;
 
 /** Loopback names and IP literals, or a DNS name: what a listen() host may be. */
 const HOST_PATTERN =

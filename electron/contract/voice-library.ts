@@ -4,12 +4,6 @@
  * (docs/voices.md).
  */
 import { Type, type Static } from 'typebox';
-import { TTS_ROOT } from './paths';
-
-export const VOICE_LIBRARY_PATH = `${TTS_ROOT}/voice-library`;
-export const VOICE_LIBRARY_REFRESH_PATH = `${VOICE_LIBRARY_PATH}/refresh`;
-export const voiceLibraryPath = (id: string) => `${VOICE_LIBRARY_PATH}/${encodeURIComponent(id)}`;
-export const voiceInstallPath = (id: string) => `${voiceLibraryPath(id)}/install`;
 
 /** A catalog id: also the voice's folder name in the models folder, so no separators, no dot first. */
 export const CATALOG_ID_PATTERN = '^[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]{0,127}$';

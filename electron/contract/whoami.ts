@@ -1,8 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { TTS_ROOT } from './paths';
-
-/** Answered without a key, so that a client can check whom it talks to before it sends the key. */
-export const WHOAMI_PATH = `${TTS_ROOT}/whoami`;
 
 /** What a client may send as `nonce`: URL-safe characters, long enough to be unpredictable. */
 export const NONCE_PATTERN = '^[A-Za-z0-9_-]{16,128}$';

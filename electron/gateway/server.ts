@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
-import { INTERNAL_ROOT, OPENAI_ROOT, OPENAPI_PATH, TTS_ROOT, type VoiceEvent } from '../contract';
+import { OPENAPI_PATH, type VoiceEvent } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { CompareService } from '../services/compare-sessions';
@@ -107,7 +107,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(errorHandling, { bodyLimit: deps.bodyLimit, dialects: [openAIDialect(SPEECH_BODY_LIMIT)] });
   await app.register(hostCheck, { hosts: deps.allowedHosts });
   await app.register(desktopOrigin);
-  await app.register(auth, { apiKey: deps.apiKey, adminToken: deps.adminToken });
+  await app.register(auth, { apiKey: deps.apiKey, adminToken: deps.adminToken, workerToken: deps.internal?.workerToken });
   declareOperations(app);
 
   await app.register(fastifySwagger, {
@@ -122,29 +122,24 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   // what a request may hold (streams, encoders, exports, edits), per key and in total: one pool of each
   const slots = gatewaySlots();
-  await app.register(
-    async (api) => {
-      await api.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
-      await api.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
-      await api.register(synthesisRoutes, { synthesis: deps.synthesis, slots: slots.encoders });
-      await api.register(jobRoutes, {
-        jobs: deps.jobs,
-        hasKey: (request) => hasKey(request, deps.apiKey),
-        slots,
-        ...(deps.voiceLibrary ? { voiceEvents: subscriber(deps.voiceLibrary) } : {}),
-      });
-      await api.register(exportRoutes, { exports: deps.exports, slots });
-      await api.register(settingsRoutes, { settings: deps.settings });
-      await api.register(lexiconRoutes, { lexicon: deps.lexicon });
-      await api.register(projectRoutes, { projects: deps.projects, slots });
-      if (deps.voiceLibrary) await api.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
-      await api.register(compareRoutes, { compare: deps.compare });
-    },
-    { prefix: TTS_ROOT },
-  );
-  await app.register(openaiRoutes, { prefix: OPENAI_ROOT, speech: deps.openaiSpeech, slots: slots.encoders });
-
-  if (deps.internal) await app.register(internalRoutes, { ...deps.internal, prefix: INTERNAL_ROOT });
+  // each route's path is the route table's (contract/routes): no prefixes here
+  await app.register(whoamiRoutes, { instance: deps.instance, apiKey: deps.apiKey });
+  await app.register(engineRoutes, { registry: deps.registry, fleet: deps.fleet });
+  await app.register(synthesisRoutes, { synthesis: deps.synthesis, slots: slots.encoders });
+  await app.register(jobRoutes, {
+    jobs: deps.jobs,
+    hasKey: (request) => hasKey(request, deps.apiKey),
+    slots,
+    ...(deps.voiceLibrary ? { voiceEvents: subscriber(deps.voiceLibrary) } : {}),
+  });
+  await app.register(exportRoutes, { exports: deps.exports, slots });
+  await app.register(settingsRoutes, { settings: deps.settings });
+  await app.register(lexiconRoutes, { lexicon: deps.lexicon });
+  await app.register(projectRoutes, { projects: deps.projects, slots });
+  if (deps.voiceLibrary) await app.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
+  await app.register(compareRoutes, { compare: deps.compare });
+  await app.register(openaiRoutes, { speech: deps.openaiSpeech, slots: slots.encoders });
+  if (deps.internal) await app.register(internalRoutes, deps.internal);
 
   if (deps.staticDir && existsSync(deps.staticDir)) {
     await app.register(fastifyStatic, { root: deps.staticDir, wildcard: true });

@@ -6,6 +6,7 @@
 import {
   ApiError,
   codePoints,
+  FORMAT_OF,
   OPENAI_MAX_INPUT,
   OPENAI_MODELS,
   OPTION_RANGES,
@@ -19,7 +20,6 @@ import {
   type OutputFormat,
   type OpenAISpeechUsage,
 } from '../contract';
-import type { AudioFormat } from '../audio/encode/formats';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { looksLikeSsml, planSsml } from '../ssml/plan';
 import { openSpeechStream, type SpeechStream } from './speech-stream';
@@ -40,16 +40,6 @@ const JOB_FORMAT_OF: Readonly<Record<OpenAIResponseFormat, OutputFormat>> = {
   mp3: 'mp3',
   opus: 'ogg',
   aac: 'm4a',
-  flac: 'flac',
-  wav: 'wav',
-  pcm: 'pcm',
-};
-
-/** OpenAI's `opus` is Opus in Ogg; the other names are Orator's own. */
-export const FORMAT_OF: Readonly<Record<OpenAIResponseFormat, AudioFormat>> = {
-  mp3: 'mp3',
-  opus: 'ogg',
-  aac: 'aac',
   flac: 'flac',
   wav: 'wav',
   pcm: 'pcm',

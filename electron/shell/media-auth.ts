@@ -1,5 +1,5 @@
 import type { BeforeSendResponse, OnBeforeSendHeadersListenerDetails, Session } from 'electron';
-import { JOBS_PATH } from '../contract/paths';
+import { JOBS_PATH } from '../contract/routes';
 import { isAppUrl } from './app-protocol';
 
 /** A finished job's audio: what the studio's <audio> element streams with Range requests. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, OPENAI_ROOT, TTS_ROOT } from '../../contract';
+import { ApiError, OPENAI_ROOT, TTS_ROOT, type Auth } from '../../contract';
 import { keysMatch } from '../api-key';
 import { PLUGIN } from './names';
 
@@ -47,58 +47,79 @@ export const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', description: 'The TTS key: <data-dir>/api-key' },
   admin: { type: 'http', scheme: 'bearer', description: 'The admin token: <data-dir>/admin-token. Changes settings; speaks nothing' },
 } as const;
-type Scheme = keyof typeof SECURITY_SCHEMES;
 
-/** Route option `security` of the routes only the admin token opens. */
-export const ADMIN_ONLY = [{ admin: [] }];
+/** The credentials a gateway knows; the worker token only with worker hosts (the Redis queue). */
+type Credential = 'key' | 'admin' | 'worker';
+
+const ACCEPTED: Record<Auth, Credential[]> = {
+  key: ['key'],
+  admin: ['admin'],
+  'key-or-admin': ['key', 'admin'],
+  none: [],
+  worker: ['worker'],
+};
 
 /**
- * The credentials a route accepts, from its OpenAPI `security` (so the document and the check
- * agree): `[]` is public (whoami), none given is the TTS key. A path no route matches takes either
- * credential: it is answered 404 whatever is sent, so an admin tool with a mistyped id learns that
- * the id is wrong, not that its token is.
+ * The credentials a request needs: its route's auth in the route table (contract/routes), so that
+ * the OpenAPI document and the check agree. A request that matched no route of the table needs the
+ * TTS key under the API's roots and nothing elsewhere (the studio's files); a path no route matches
+ * at all is answered 404 to either credential, so an admin tool with a mistyped id learns that the
+ * id is wrong, not that its token is.
  */
-function acceptedSchemes(request: FastifyRequest): Scheme[] {
-  if (matchedRoute(request) === undefined) return ['bearer', 'admin'];
-  const security = (request.routeOptions.schema as { security?: Record<string, unknown>[] } | undefined)?.security;
-  if (!Array.isArray(security)) return ['bearer'];
-  return security.flatMap((requirement) => Object.keys(requirement) as Scheme[]);
+function acceptedCredentials(request: FastifyRequest): Credential[] {
+  const { auth } = request.routeOptions.config;
+  if (auth) return ACCEPTED[auth];
+  if (!isApiRequest(request)) return ACCEPTED.none;
+  return ACCEPTED[matchedRoute(request) === undefined ? 'key-or-admin' : 'key'];
 }
 
 export interface Credentials {
   apiKey(): string;
   adminToken(): string;
+  /** With worker hosts only. */
+  workerToken?: string | undefined;
 }
 
-function presentedScheme(request: FastifyRequest, credentials: Credentials): Scheme | undefined {
+function presentedCredential(request: FastifyRequest, credentials: Credentials): Credential | undefined {
   const key = presentedKey(request);
   if (key === undefined) return undefined;
-  if (keysMatch(key, credentials.apiKey())) return 'bearer';
+  if (keysMatch(key, credentials.apiKey())) return 'key';
   if (keysMatch(key, credentials.adminToken())) return 'admin';
+  if (credentials.workerToken && keysMatch(key, credentials.workerToken)) return 'worker';
   return undefined;
+}
+
+function refusal(request: FastifyRequest, accepted: Credential[], presented: Credential | undefined): ApiError {
+  if (accepted.includes('worker')) {
+    return new ApiError(
+      'unauthorized',
+      'Send the worker token (the file worker-token in the data folder) as "Authorization: Bearer <token>".',
+    );
+  }
+  if (presented === 'key') {
+    return new ApiError('admin_required', 'This needs the admin token (the file admin-token in the data folder), not the API key.');
+  }
+  if (presented === 'admin') return new ApiError('unauthorized', 'The admin token changes settings only; send the API key.');
+  return new ApiError(
+    'unauthorized',
+    presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
+  );
 }
 
 /**
  * Every /api/v1/tts route needs "Authorization: Bearer <credential>": the TTS key, or for the
  * routes that change what runs, the admin token. Neither opens the other's routes: a TTS key holder
  * (every local tool, the studio page) cannot change settings, and the admin token speaks nothing.
+ * The worker hosts' routes take the worker token alone.
  */
 export const auth = fp<Credentials>(
   async (app, credentials) => {
     app.addHook('onRequest', async (request) => {
-      if (!isApiRequest(request)) return;
-      const accepted = acceptedSchemes(request);
+      const accepted = acceptedCredentials(request);
       if (accepted.length === 0) return;
-      const presented = presentedScheme(request, credentials);
+      const presented = presentedCredential(request, credentials);
       if (presented && accepted.includes(presented)) return;
-      if (presented === 'bearer') {
-        throw new ApiError('admin_required', 'This needs the admin token (the file admin-token in the data folder), not the API key.');
-      }
-      if (presented === 'admin') throw new ApiError('unauthorized', 'The admin token changes settings only; send the API key.');
-      throw new ApiError(
-        'unauthorized',
-        presentedKey(request) ? 'The API key is wrong.' : 'Send the API key as "Authorization: Bearer <key>".',
-      );
+      throw refusal(request, accepted, presented);
     });
   },
   { name: PLUGIN.auth, dependencies: [PLUGIN.hostCheck, PLUGIN.desktopOrigin] },

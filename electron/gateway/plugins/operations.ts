@@ -37,12 +37,17 @@ export function declareOperations(app: FastifyInstance): void {
       operations.push({ method, url: route.url, operationId: schema?.operationId, hidden: !schema || schema.hide === true });
     }
     if (!schema || schema.hide) return;
-    const openai = route.url === OPENAI_ROOT || route.url.startsWith(`${OPENAI_ROOT}/`);
+    const openai = isOpenAI(route.url);
     const statuses = [403, 500];
     if (!(Array.isArray(schema.security) && schema.security.length === 0)) statuses.push(401);
-    if (schema.body || schema.querystring || schema.params) statuses.push(400);
+    if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(400);
     if (schema.body && !openai) statuses.push(413, 415);
-    const body = openai ? OpenAIErrorBody : ErrorBody;
+    const body = errorBodyOf(route.url);
     schema.response = { ...Object.fromEntries(statuses.sort().map((status) => [status, body])), ...schema.response };
   });
 }
+
+const isOpenAI = (url: string) => url === OPENAI_ROOT || url.startsWith(`${OPENAI_ROOT}/`);
+
+/** The error shape of a route's dialect: OpenAI's under /v1, Orator's everywhere else. */
+export const errorBodyOf = (url: string) => (isOpenAI(url) ? OpenAIErrorBody : ErrorBody);

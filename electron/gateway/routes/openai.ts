@@ -1,50 +1,26 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
 import {
+  API,
   ApiError,
   DOWNLOAD_PATH_HEADER,
   IGNORED_FIELDS_HEADER,
   ignoredFieldsValue,
   jobAudioPath,
   OPENAI_MAX_INPUT,
-  OPENAI_AUDIO_MODELS_PATH,
-  OPENAI_AUDIO_VOICES_PATH,
-  OPENAI_MODELS_PATH,
-  OPENAI_ROOT,
-  OPENAI_SPEECH_PATH,
-  OpenAIAudioModelList,
-  OpenAIErrorBody,
-  OpenAIModel,
-  OpenAIModelList,
-  OpenAISpeechBody,
-  OpenAIVoiceList,
-  OpenAIVoiceQuery,
 } from '../../contract';
-import { FORMATS } from '../../audio/encode/formats';
 import { readSpeechRequest } from '../../services/openai-request';
-import { FORMAT_OF, type OpenAISpeechService } from '../../services/openai-speech';
+import type { OpenAISpeechService } from '../../services/openai-speech';
 import type { SpeechStream } from '../../services/speech-stream';
 import { toOpenAIError } from '../plugins/openai-errors';
+import { serve } from '../serve-route';
 import type { SlotPool } from '../slots';
 import { holdForAnswer } from './hold';
+import { requireBody } from './replies';
 import { logged, sendSpeechAudio, speechHeaders } from './speech-reply';
+
 /** Room for the longest input and instructions, every character \uXXXX-escaped. */
 export const SPEECH_BODY_LIMIT = 2 * 12 * OPENAI_MAX_INPUT + 64 * 1024;
-
-/** Each format's own content type, or the events of `stream_format: "sse"`. */
-const SPEECH_RESPONSE = {
-  description: 'The audio in `response_format`, streamed as it is synthesized, or Server-Sent Events',
-  content: Object.fromEntries(
-    [...Object.values(FORMAT_OF).map((format) => FORMATS[format].contentType), 'text/event-stream'].map((type) => [
-      type,
-      { schema: { type: 'string', format: 'binary' } },
-    ]),
-  ),
-};
-
-/** Groups these routes in the OpenAPI document, apart from Orator's own. */
-const OPENAI_TAG = 'OpenAI-compatible';
 
 /**
  * The OpenAI-compatible dialect, under /v1: speech and the model list, with OpenAI's errors. The
@@ -52,73 +28,22 @@ const OPENAI_TAG = 'OpenAI-compatible';
  * default `bearer`) and their schemas are stated where every other route's are; docs/openai.md
  * says what differs from OpenAI.
  */
-export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechService; slots: SlotPool }> = async (app, { speech, slots }) => {
-  app.get(OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length), {
-    schema: {
-      operationId: 'listModels',
-      tags: [OPENAI_TAG],
-      summary: 'OpenAI-compatible: the speech models, one per engine',
-      response: { 200: OpenAIModelList },
-    },
-    handler: async () => ({ object: 'list' as const, data: speech.models() }),
+export const openaiRoutes: FastifyPluginAsync<{ speech: OpenAISpeechService; slots: SlotPool }> = async (app, { speech, slots }) => {
+  serve(app, API.listModels, async () => ({ object: 'list' as const, data: speech.models() }));
+
+  serve(app, API.retrieveModel, async (request) => speech.model(request.params.model));
+
+  serve(app, API.listAudioVoices, async (request) => {
+    const voices = speech.voiceList(request.query);
+    return { voices, data: voices };
   });
 
-  app.get(`${OPENAI_MODELS_PATH.slice(OPENAI_ROOT.length)}/:model`, {
-    schema: {
-      operationId: 'retrieveModel',
-      tags: [OPENAI_TAG],
-      summary: 'OpenAI-compatible: one model',
-      params: Type.Object({ model: Type.String() }),
-      response: { 200: OpenAIModel, 404: OpenAIErrorBody },
-    },
-    handler: async (request) => speech.model(request.params.model),
-  });
+  serve(app, API.listAudioModels, async () => speech.audioModels());
 
-  // Open WebUI asks these without a key to fill its pickers: they list installed voices, nothing
-  // more (docs/SECURITY.md), and the Host check still applies; a key sent is not needed
-  app.get(OPENAI_AUDIO_VOICES_PATH.slice(OPENAI_ROOT.length), {
-    schema: {
-      operationId: 'listAudioVoices',
-      tags: [OPENAI_TAG],
-      summary: 'The voices, for tools’ pickers: OpenAI’s names, then every voice, the most natural first; needs no key',
-      security: [],
-      querystring: OpenAIVoiceQuery,
-      response: { 200: OpenAIVoiceList, 404: OpenAIErrorBody },
-    },
-    handler: async (request) => {
-      const voices = speech.voiceList(request.query);
-      return { voices, data: voices };
-    },
-  });
-
-  app.get(OPENAI_AUDIO_MODELS_PATH.slice(OPENAI_ROOT.length), {
-    schema: {
-      operationId: 'listAudioModels',
-      tags: [OPENAI_TAG],
-      summary: 'The speech models, as tools’ pickers read them; needs no key',
-      security: [],
-      response: { 200: OpenAIAudioModelList },
-    },
-    handler: async () => speech.audioModels(),
-  });
-
-  app.post(OPENAI_SPEECH_PATH.slice(OPENAI_ROOT.length), {
-    bodyLimit: SPEECH_BODY_LIMIT,
-    schema: {
-      operationId: 'createSpeech',
-      tags: [OPENAI_TAG],
-      summary: 'OpenAI-compatible speech: the audio streams as it is synthesized (chunked), or as Server-Sent Events',
-      body: OpenAISpeechBody,
-      response: { 200: SPEECH_RESPONSE, 404: OpenAIErrorBody, 429: OpenAIErrorBody },
-    },
-    // A POST with no body at all never reaches a content-type parser.
-    preValidation: async (request) => {
-      if (request.body !== undefined) return;
-      if (!request.headers['content-type'])
-        throw new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
-      throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
-    },
-    handler: async (request, reply) => {
+  serve(
+    app,
+    API.createSpeech,
+    async (request, reply) => {
       const read = readSpeechRequest(request.body);
       const gone = holdForAnswer(slots, request, reply);
       const { stream, ignored, keptJob } = await speech.speak(read, gone);
@@ -133,7 +58,8 @@ export const openaiRoutes: FastifyPluginAsyncTypebox<{ speech: OpenAISpeechServi
         .type('text/event-stream; charset=utf-8')
         .send(Readable.from(speechEvents(stream, usage, gone)));
     },
-  });
+    { bodyLimit: SPEECH_BODY_LIMIT, preValidation: requireBody },
+  );
 };
 
 /**

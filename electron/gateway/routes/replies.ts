@@ -1,11 +1,5 @@
-import type { FastifyReply } from 'fastify';
-import { AUDIO_MEDIA, jobPath, OUTPUT_FORMATS } from '../../contract';
-
-/** An OpenAPI answer that is a file of audio, in any of the API's formats. */
-export function audioResponse(description: string) {
-  const file = { schema: { type: 'string', format: 'binary' } };
-  return { description, content: Object.fromEntries(OUTPUT_FORMATS.map((format) => [AUDIO_MEDIA[format].contentType, file])) };
-}
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, exportPath, jobPath } from '../../contract';
 
 /** The receipt of a job taken up (a long text, a retry): 202, with where to follow it. */
 export function sendJobAccepted(reply: FastifyReply, jobId: string) {
@@ -36,4 +30,20 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
     })
     .join('');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The receipt of an export taken up: 202, with where to follow it. */
+export function sendExportAccepted(reply: FastifyReply, exportId: string) {
+  const poll = exportPath(exportId);
+  return reply
+    .code(202)
+    .header('location', poll)
+    .send({ export_id: exportId, poll, status: 'running' as const });
+}
+
+/** preValidation of the routes that speak a body: a POST with no body at all never reaches a content-type parser. */
+export async function requireBody(request: FastifyRequest): Promise<void> {
+  if (request.body !== undefined) return;
+  if (!request.headers['content-type']) throw new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+  throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
 }

@@ -1,27 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import {
-  ApiError,
+  API,
   AUDIO_HEADERS,
   AUDIO_MEDIA,
   DEFAULT_OUTPUT_FORMAT,
   INLINE_TIMINGS_MAX_BYTES,
-  ErrorBody,
   formatNamed,
-  JobAccepted,
-  PreviewBody,
   speechFileName,
-  SynthesizeBody,
 } from '../../contract';
 import type { InlineAudio, SynthesisService } from '../../services/synthesis';
 import type { SlotPool } from '../slots';
-import { audioResponse, contentDisposition, sendJobAccepted } from './replies';
+import { serve } from '../serve-route';
+import { contentDisposition, requireBody, sendJobAccepted } from './replies';
 import { holdForAnswer } from './hold';
 import { sendSpeechAudio } from './speech-reply';
-
-const inlineResponse = audioResponse('The audio, inline, in the requested format (default: 16-bit PCM mono WAV); streamed with `stream`');
-/** Both speak: the text's own errors, and the engine's (failed, unavailable, timed out). */
-const errors = { 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 
 function sendInline(reply: FastifyReply, audio: InlineAudio) {
   const timings = audio.timings && JSON.stringify(audio.timings);
@@ -37,26 +29,11 @@ function sendInline(reply: FastifyReply, audio: InlineAudio) {
     .send(audio.audio);
 }
 
-export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisService; slots: SlotPool }> = async (
-  app,
-  { synthesis, slots },
-) => {
-  // A POST with no body at all never reaches a content-type parser.
-  app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined) return;
-    if (!request.headers['content-type']) throw new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
-    throw new ApiError('invalid_json', 'The body is empty; send a JSON object.');
-  });
-
-  app.post('/synthesize', {
-    schema: {
-      operationId: 'synthesize',
-      tags: ['synthesis'],
-      summary: 'Speak text: inline audio (200) up to the inline threshold, else a queued job (202)',
-      body: SynthesizeBody,
-      response: { 200: inlineResponse, 202: JobAccepted, 429: ErrorBody, 507: ErrorBody, ...errors },
-    },
-    handler: async (request, reply) => {
+export const synthesisRoutes: FastifyPluginAsync<{ synthesis: SynthesisService; slots: SlotPool }> = async (app, { synthesis, slots }) => {
+  serve(
+    app,
+    API.synthesize,
+    async (request, reply) => {
       if (request.body.stream) {
         const gone = holdForAnswer(slots, request, reply);
         const stream = await synthesis.stream(request.body, gone);
@@ -72,16 +49,10 @@ export const synthesisRoutes: FastifyPluginAsyncTypebox<{ synthesis: SynthesisSe
       const result = await synthesis.synthesize(request.body);
       return result.kind === 'inline' ? sendInline(reply, result) : sendJobAccepted(reply, result.job.job_id);
     },
-  });
+    { preValidation: requireBody },
+  );
 
-  app.post('/preview', {
-    schema: {
-      operationId: 'preview',
-      tags: ['synthesis'],
-      summary: 'A short inline sample of a voice (its sample sentence unless `text` is given)',
-      body: PreviewBody,
-      response: { 200: inlineResponse, ...errors },
-    },
-    handler: async (request, reply) => sendInline(reply, await synthesis.preview(request.body)),
+  serve(app, API.preview, async (request, reply) => sendInline(reply, await synthesis.preview(request.body)), {
+    preValidation: requireBody,
   });
 };
