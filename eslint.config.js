@@ -64,7 +64,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.serviceworker } },
   },
   {
-    // The studio is a client of the API: it sees the contract and the desktop bridge's types, nothing else.
+    // The studio is a client of the API: it sees the contract, the client and the desktop bridge's types, nothing else.
     files: ['renderer/**/*.{ts,tsx}'],
     ignores: ['renderer/**/*.test.{ts,tsx}'],
     rules: {
@@ -74,8 +74,15 @@ export default tseslint.config(
           patterns: [
             {
               // gitignore rules: a file cannot be let back in below an excluded folder, so exclude level by level
-              group: ['**/electron/*', '!**/electron/contract', '!**/electron/shell', '**/electron/shell/*', '!**/electron/shell/bridge'],
-              message: 'The renderer imports only electron/contract and the bridge types.',
+              group: [
+                '**/electron/*',
+                '!**/electron/contract',
+                '!**/electron/client',
+                '!**/electron/shell',
+                '**/electron/shell/*',
+                '!**/electron/shell/bridge',
+              ],
+              message: 'The renderer imports only electron/contract, electron/client and the bridge types.',
             },
           ],
         },

@@ -7,7 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WHOAMI_PATH, withoutTrailingSlashes } from '../contract';
-import { OratorClient } from '../../renderer/src/api/client';
+import { OratorClient } from '../client';
 import { apiKeyOverride, readSecretFile } from '../gateway/api-key';
 import { keyProof } from '../gateway/identity';
 import { GATEWAY_URL_FILE, readGatewayUrl, readKeySource, type KeySource } from '../gateway/url-file';

@@ -1,5 +1,5 @@
 /** Following a job until it ends, and downloading its audio: `orator say` of long text, `orator job -o`. */
-import { jobAudioPath, type Job } from '../contract';
+import { API, jobAudioPath, type Job } from '../contract';
 import type { AudioFormat } from '../audio/encode/formats';
 import { saveAudio } from './audio-output';
 import type { Gateway } from './connection';
@@ -13,7 +13,7 @@ export async function waitForJob(gateway: Gateway, jobId: string, showProgress: 
   const bar = new ProgressBar(process.stderr, showProgress, `Job ${jobId.slice(0, 8)}`);
   try {
     for (;;) {
-      const job = await gateway.client.job(jobId);
+      const job = await gateway.client.call(API.getJob, { params: { id: jobId } });
       bar.update(job.progress.done, job.progress.total);
       if (job.status === 'done') return job;
       if (job.status === 'failed') throw new CommandFailure(`Job ${jobId} failed: ${job.error?.message ?? 'no reason given'}`);

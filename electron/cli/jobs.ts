@@ -1,3 +1,4 @@
+import { API } from '../contract';
 import type { Job, JobStatus } from '../contract';
 import { outputFormat } from './audio-output';
 import { numberOption, stringOption, type Command } from './command';
@@ -30,9 +31,8 @@ Lists the gateway's jobs, newest first.`,
     const limit = numberOption(values, 'limit', 1, 200);
     if (limit !== undefined && !Number.isInteger(limit)) throw new UsageError(`--limit must be a whole number, not "${limit}".`);
     const { client } = await connect();
-    const list = await client.listJobs({
-      ...(status === undefined ? {} : { status: status as JobStatus }),
-      ...(limit === undefined ? {} : { limit }),
+    const list = await client.call(API.listJobs, {
+      query: { ...(status === undefined ? {} : { status: status as JobStatus }), ...(limit === undefined ? {} : { limit }) },
     });
     if (values.json) return printJson(list.jobs);
     if (list.jobs.length === 0) return void process.stderr.write('No jobs.\n');
@@ -78,7 +78,7 @@ downloads its audio, in the format of the file's extension or --format.`,
     const output = stringOption(values, 'output');
     if (output === undefined) {
       const { client } = await connect();
-      const found = await client.job(id);
+      const found = await client.call(API.getJob, { params: { id: id } });
       return values.json ? printJson(found) : describe(found);
     }
     if (output === '-' && process.stdout.isTTY)

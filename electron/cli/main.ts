@@ -4,7 +4,7 @@
  * Run by Node (bin.ts, `npx orator`) and by the desktop app's own binary (main.ts).
  */
 import { ApiError } from '../contract';
-import { GatewayError } from '../../renderer/src/api/client';
+import { GatewayError } from '../client';
 import { ORATOR_VERSION } from '../gateway/identity';
 import { helpOf, lazyGateway, parseCommand, type Command } from './command';
 import { CommandFailure, UsageError } from './failures';

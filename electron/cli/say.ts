@@ -1,5 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { codePoints, isOutputFormat, OPENAI_MAX_INPUT, OPENAI_SPEECH_PATH, OPTION_RANGES, type OpenAIResponseFormat } from '../contract';
+import {
+  API,
+  codePoints,
+  isOutputFormat,
+  OPENAI_MAX_INPUT,
+  OPENAI_SPEECH_PATH,
+  OPTION_RANGES,
+  type OpenAIResponseFormat,
+} from '../contract';
 import type { AudioFormat } from '../audio/encode/formats';
 import { outputFormat, saveAudio } from './audio-output';
 import { numberOption, stringOption, type Command } from './command';
@@ -139,7 +147,7 @@ async function readStdin(): Promise<string> {
 
 /** The voice a request without one gets on Orator's own routes: the first available engine's default. */
 async function defaultVoice(gateway: Gateway): Promise<string> {
-  const { engines } = await gateway.client.listEngines();
+  const { engines } = await gateway.client.call(API.listEngines);
   const voice = engines.find((e) => e.available)?.defaultVoice;
   if (!voice) throw new CommandFailure('The gateway has no available speech engine.');
   return voice;

@@ -1,4 +1,4 @@
-import { speaksLanguage } from '../contract';
+import { API, speaksLanguage } from '../contract';
 import { stringOption, type Command } from './command';
 import { UsageError } from './failures';
 import { install, listAvailable, remove } from './voice-library';
@@ -42,9 +42,9 @@ it or cancels its install. Both need the admin token, read from the data folder.
       throw new UsageError(`Unknown "orator voices ${action}": available, install or remove. See: orator voices --help`);
     const { client } = await connect();
     const engine = stringOption(values, 'engine');
-    const { engines } = await client.listEngines();
+    const { engines } = await client.call(API.listEngines);
     const chosen = engines.filter((e) => e.available && (engine === undefined || e.id === engine));
-    const details = await Promise.all(chosen.map((e) => client.engine(e.id)));
+    const details = await Promise.all(chosen.map((e) => client.call(API.getEngine, { params: { id: e.id } })));
     const list = details.flatMap((d) => d.voices).filter((v) => lang === undefined || speaksLanguage(v.language, lang));
     if (values.json) return printJson(list);
     if (engine !== undefined && !engines.some((e) => e.id === engine)) {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ATTEMPT_HEADER, chunkUploadPath, WORKER_CHECK_PATH, type ChunkReceipt, type ErrorBody, type WorkerCheck } from '../contract';
+import { API, ApiError, ATTEMPT_HEADER, chunkUploadPath, type ChunkReceipt, type ErrorBody, type WorkerCheck } from '../contract';
+import { OratorClient } from '../client';
 import type { Pcm } from '../audio/pcm';
 import { encodeWav } from '../audio/wav';
 
@@ -14,16 +15,23 @@ const TRANSIENT = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 /** The gateway as a worker host sees it: its internal routes, with the worker token. */
 export class GatewayClient {
+  private readonly client: OratorClient;
+
   constructor(
     private readonly gateway: string,
     private readonly token: string,
-  ) {}
+  ) {
+    this.client = new OratorClient({ baseUrl: gateway, apiKey: token });
+  }
 
   /** Throws unless the gateway answers and takes the token: a host with a wrong one takes no chunks. */
   async check(): Promise<WorkerCheck> {
-    const response = await fetch(this.gateway + WORKER_CHECK_PATH, { headers: this.headers() });
-    if (!response.ok) throw new Error(`The gateway at ${this.gateway} refused the worker token: ${await errorOf(response)}`);
-    return (await response.json()) as WorkerCheck;
+    try {
+      return await this.client.call(API.checkWorker);
+    } catch (error) {
+      const reason = error instanceof ApiError ? `${error.code}: ${error.message}` : (error as Error).message;
+      throw new Error(`The gateway at ${this.gateway} refused the worker token: ${reason}`, { cause: error });
+    }
   }
 
   /**

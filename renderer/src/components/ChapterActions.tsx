@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import { useState } from 'react';
 import type { Chapter, Project } from '../api/contract';
 import { useApp } from '../store';
@@ -32,7 +33,8 @@ export function ChapterActions({ project, chapter, onChange, onError }: Props) {
   };
   const rename = () => {
     const title = window.prompt('Chapter name (what is said does not change):', chapter.title)?.trim();
-    if (title && title !== chapter.title) run(() => client.changeChapter(id, chapter.index, { title }));
+    if (title && title !== chapter.title)
+      run(() => client.call(API.changeChapter, { params: { id, index: String(chapter.index) }, body: { title } }));
   };
 
   return (
@@ -42,7 +44,11 @@ export function ChapterActions({ project, chapter, onChange, onError }: Props) {
           type="checkbox"
           checked={!chapter.excluded}
           disabled={busy}
-          onChange={(e) => run(() => client.changeChapter(id, chapter.index, { excluded: !e.target.checked }))}
+          onChange={(e) =>
+            run(() =>
+              client.call(API.changeChapter, { params: { id, index: String(chapter.index) }, body: { excluded: !e.target.checked } }),
+            )
+          }
           aria-label={`Include ${chapter.title}`}
         />
         Include
@@ -54,7 +60,7 @@ export function ChapterActions({ project, chapter, onChange, onError }: Props) {
         type="button"
         className="small secondary"
         disabled={busy || last}
-        onClick={() => run(() => client.rearrangeChapter(id, chapter.index, { merge: true }))}
+        onClick={() => run(() => client.call(API.mergeChapter, { params: { id, index: String(chapter.index) } }))}
         aria-label={`Merge with next: ${chapter.title}`}
       >
         Merge with next
@@ -68,7 +74,9 @@ export function ChapterActions({ project, chapter, onChange, onError }: Props) {
           value=""
           onChange={(e) => {
             setSplitting(false);
-            run(() => client.rearrangeChapter(id, chapter.index, { split: { paragraph: Number(e.target.value) } }));
+            run(() =>
+              client.call(API.splitChapter, { params: { id, index: String(chapter.index) }, body: { paragraph: Number(e.target.value) } }),
+            );
           }}
         >
           <option value="">Split before…</option>

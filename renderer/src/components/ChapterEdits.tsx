@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { Project } from '../api/contract';
 import { useApp } from '../store';
 
@@ -17,7 +18,10 @@ export function ChapterEdits({ project, onChange, onError }: Props) {
   const client = useApp((s) => s.client)!;
   const edited = project.chapters.filter((c) => c.edits.length > 0);
   if (edited.length === 0) return null;
-  const dismiss = (chapter: number, edit: number) => client.dismissEdit(project.project_id, chapter, edit).then(onChange, onError);
+  const dismiss = (chapter: number, edit: number) =>
+    client
+      .call(API.dismissChapterEdit, { params: { id: project.project_id, index: String(chapter), n: String(edit) } })
+      .then(onChange, onError);
   return (
     <section className="chapter-edits" aria-label="Sentence edits">
       <h3>Sentence edits</h3>

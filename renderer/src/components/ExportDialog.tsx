@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { exportSeconds, type ExportRequest, type Job } from '../api/contract';
+import { API, exportSeconds, type ExportRequest, type Job } from '../api/contract';
 import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
 import { jobTitle } from '../store/jobs-slice';
@@ -56,7 +56,7 @@ export function ExportDialog({ job, onClose }: { job: Job | null; onClose(): voi
         ...(title.trim() ? { title: title.trim() } : {}),
         ...(author.trim() ? { author: author.trim() } : {}),
       };
-      const accepted = await client.createExport(body);
+      const accepted = await client.call(API.createExport, { body: body });
       await follow(accepted.export_id);
     } catch (e) {
       setError(describeError(e));

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { jobAudioFileName, type Job, type OutputFormat } from '../api/contract';
+import { API, jobAudioFileName, type Job, type OutputFormat } from '../api/contract';
 import { saveBlob } from '../lib/download';
 import { describeError, formatAge, formatBytes, formatClock, formatCount } from '../lib/format';
 import { useApp } from '../store';
@@ -47,7 +47,7 @@ export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
     setDownloadError(null);
     try {
       const other = chosen === ownFormat ? undefined : chosen;
-      saveBlob(await client.jobAudio(id, undefined, other), jobAudioFileName(id, chosen));
+      saveBlob(await client.blob(API.getJobAudio, { params: { id: id }, query: { format: other } }), jobAudioFileName(id, chosen));
     } catch (error) {
       setDownloadError(describeError(error));
     }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { jobAudioFileName } from '../api/contract';
+import { API, jobAudioFileName } from '../api/contract';
 import { audioFileName, saveBlob } from '../lib/download';
 import { describeError, formatClock } from '../lib/format';
 import { useApp } from '../store';
@@ -82,7 +82,11 @@ function Player({ source }: { source: PlayerSource }) {
     setDownloadFailure(null);
     try {
       if (source.kind === 'audio') saveBlob(source.audio.blob, audioFileName(source.audio.voice));
-      else if (client) saveBlob(await client.jobAudio(source.jobId), jobAudioFileName(source.jobId, source.job.audio?.format));
+      else if (client)
+        saveBlob(
+          await client.blob(API.getJobAudio, { params: { id: source.jobId } }),
+          jobAudioFileName(source.jobId, source.job.audio?.format),
+        );
     } catch (error) {
       setDownloadFailure({ key: source.key, message: describeError(error) });
     }

@@ -1,4 +1,4 @@
-import { exportSeconds, type Project, type ProjectDisk } from '../api/contract';
+import { API, exportSeconds, type Project, type ProjectDisk } from '../api/contract';
 import { useApp } from '../store';
 import { exportFits, ExportOptionsFields, useExportChoices } from './ExportOptionsFields';
 import { ExportResult } from './ExportResult';
@@ -21,7 +21,7 @@ export function ProjectExport({ project, disk, onError }: { project: Project; di
 
   const start = async () => {
     try {
-      const accepted = await client.exportProject(project.project_id, await body());
+      const accepted = await client.call(API.exportProject, { params: { id: project.project_id }, body: await body() });
       await follow(accepted.export_id);
     } catch (error) {
       onError(error);

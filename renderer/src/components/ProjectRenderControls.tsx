@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { Project } from '../api/contract';
 import { formatTimeLeft, secondsLeft, type ProgressSample } from '../lib/throughput';
 import { useApp } from '../store';
@@ -24,7 +25,7 @@ export function ProjectRenderControls({ project, samples, busy, run, onChange, o
 
   const renderNow = () =>
     run(async () => {
-      const result = await client.renderProject(project.project_id);
+      const result = await client.call(API.renderProject, { params: { id: project.project_id } });
       onChange(result.project);
       const n = result.queued.length;
       const continued = result.queued.filter((q) => q.continued).length;
@@ -35,7 +36,7 @@ export function ProjectRenderControls({ project, samples, busy, run, onChange, o
     });
   const act = (action: 'pause' | 'resume' | 'cancel', done: string) =>
     run(async () => {
-      onChange(await client.projectAction(project.project_id, action));
+      onChange(await client.call(API[`${action}Project`], { params: { id: project.project_id } }));
       onStatus(done);
     });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
+import { API, OPTION_RANGES, OUTPUT_FORMATS, type Chapter, type OutputFormat, type Project } from '../api/contract';
 import type { ProgressSample } from '../lib/throughput';
 import { formatBytes } from '../lib/format';
 import { useApp } from '../store';
@@ -51,13 +51,13 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
   // While chapters render, their status and progress are read again each second.
   useEffect(() => {
     if (!active) return;
-    const timer = setTimeout(() => client.project(project.project_id).then(onChange, onError), POLL_MS);
+    const timer = setTimeout(() => client.call(API.getProject, { params: { id: project.project_id } }).then(onChange, onError), POLL_MS);
     return () => clearTimeout(timer);
   }, [active, client, project, onChange, onError]);
 
   useEffect(() => {
     if (!played || !project.chapters.some((c) => c.job_id === played.jobId)) return;
-    client.project(project.project_id).then(onChange, onError);
+    client.call(API.getProject, { params: { id: project.project_id } }).then(onChange, onError);
     // on each new source only (a sentence edit plays the job again)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [played?.key]);
@@ -72,7 +72,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
   const save = (event: FormEvent) => {
     event.preventDefault();
     run(async () => {
-      onChange(await client.patchProject(project.project_id, form));
+      onChange(await client.call(API.changeProject, { params: { id: project.project_id }, body: form }));
       onListChange();
       setStatus('Settings saved.');
     });
@@ -80,13 +80,13 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
 
   const play = (chapter: Chapter) =>
     run(async () => {
-      useApp.getState().playJob(await client.job(chapter.job_id!));
+      useApp.getState().playJob(await client.call(API.getJob, { params: { id: chapter.job_id! } }));
     });
 
   const remove = () => {
     if (!window.confirm(`Delete the project “${project.title}” and the audio of its chapters?`)) return;
     run(async () => {
-      await client.deleteProject(project.project_id);
+      await client.call(API.deleteProject, { params: { id: project.project_id } });
       onChange(null);
       onListChange();
     });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
-import { ApiError, type JobTimings } from '../api/contract';
+import { API, ApiError, type JobTimings } from '../api/contract';
 import { describeError } from '../lib/format';
 import { paragraphsOf, sentenceAt } from '../lib/read-along';
 import { useApp } from '../store';
@@ -17,7 +17,7 @@ export function JobReadAlong({ jobId, ws, time }: { jobId: string; ws: WaveSurfe
     if (!client) return;
     let stale = false;
     client
-      .timings(jobId)
+      .call(API.getJobTimings, { params: { id: jobId } })
       .then((timings) => !stale && setLoaded({ jobId, timings }))
       .catch((error: unknown) => {
         if (stale) return;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { SENTENCE_MAX_CHARS, type SentenceTiming } from '../api/contract';
+import { API, SENTENCE_MAX_CHARS, type SentenceTiming } from '../api/contract';
 import { describeError } from '../lib/format';
 import { useApp } from '../store';
 
@@ -42,13 +42,12 @@ export function SentenceEditor({ jobId, current, sentence }: { jobId: string; cu
     if (!client) return;
     setState({ ...state, mode: 'saving' });
     try {
-      const job = await client.editSentence(jobId, state.index, state.text);
+      const job = await client.call(API.editJobSentence, { params: { id: jobId, n: String(state.index) }, body: { text: state.text } });
       setError(null);
       setState({ mode: 'closed' });
       useApp.getState().upsertJob(job);
       useApp.getState().playJob(job, state.at);
     } catch (failure) {
-      useApp.getState().noteAuthError(failure);
       setError(describeError(failure));
       setState({ ...state, mode: 'editing' });
     }

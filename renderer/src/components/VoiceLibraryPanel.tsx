@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LibraryVoice, VoiceLibraryList } from '../api/contract';
 import { AdminTokenField } from '../settings/AdminTokenField';
@@ -29,7 +30,7 @@ export function VoiceLibraryPanel() {
   const load = useCallback(async () => {
     if (!client) return;
     try {
-      setLibrary(await client.voiceLibrary());
+      setLibrary(await client.call(API.listLibraryVoices));
       setError(null);
     } catch (e) {
       setError((e as Error).message);
@@ -39,7 +40,7 @@ export function VoiceLibraryPanel() {
   useEffect(() => {
     if (!client) return;
     let live = true;
-    client.voiceLibrary().then(
+    client.call(API.listLibraryVoices).then(
       (list) => live && setLibrary(list),
       (e: Error) => live && setError(e.message),
     );

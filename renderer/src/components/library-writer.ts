@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { OratorBridge } from '../../../electron/shell/bridge';
 import type { OratorClient } from '../api/client';
 
@@ -15,7 +16,10 @@ export function libraryWriter(client: OratorClient, bridge: OratorBridge | null,
   if (bridge?.installVoice) return { install: (id) => bridge.installVoice(id), remove: (id) => bridge.removeVoice(id) };
   if (!adminToken) return null;
   return {
-    install: (id, acceptLicense) => client.installVoice(id, acceptLicense, adminToken),
-    remove: (id) => client.removeVoice(id, adminToken),
+    install: (id, acceptLicense) =>
+      client.call(API.installVoice, { params: { id }, body: acceptLicense ? { accept_license: true } : {}, credential: adminToken }),
+    remove: async (id) => {
+      await client.call(API.removeVoice, { params: { id }, credential: adminToken });
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type WaveSurfer from 'wavesurfer.js';
 import type { OratorClient } from '../api/client';
 import type { Job } from '../api/contract';
@@ -18,17 +19,17 @@ export async function loadJobAudio(ws: WaveSurfer, client: OratorClient, job: Jo
   // only as many peaks as the waveform has device pixels (twice, for zoom): a 16-hour job's full
   // resolution is 2.9 million peaks, which took the page a second to fetch and parse
   const columns = 2 * Math.max(PEAK_COLUMNS_MIN, ws.getWrapper().clientWidth * window.devicePixelRatio);
-  const peaks = await client.peaks(job.job_id, columns);
+  const peaks = await client.call(API.getJobPeaks, { params: { id: job.job_id }, query: { columns: Math.max(1, Math.round(columns)) } });
   if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
   const channel = [peaks.peaks];
   const duration = peaks.duration_s;
 
   const format = playableFormat(job);
   if (await canStreamJobAudio(client.connection)) {
-    await ws.load(client.jobAudioUrl(job.job_id, format), channel, duration);
+    await ws.load(client.href(API.getJobAudio, { params: { id: job.job_id }, query: { format: format } }), channel, duration);
     return 'stream';
   }
-  const blob = await client.jobAudio(job.job_id, signal, format);
+  const blob = await client.blob(API.getJobAudio, { params: { id: job.job_id }, query: { format: format }, signal: signal });
   if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
   await ws.loadBlob(blob, channel, duration);
   return 'file';

@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import { useCallback, useEffect, useState } from 'react';
 import type { Export, SubtitleFormat } from '../api/contract';
 import { saveBlob } from '../lib/download';
@@ -15,20 +16,23 @@ export function useExport(onError: (error: unknown) => void) {
   const running = made?.status === 'running' ? made.export_id : null;
   useEffect(() => {
     if (!running || !client) return;
-    const timer = setInterval(() => client.export(running).then(setMade, onError), POLL_MS);
+    const timer = setInterval(() => client.call(API.getExport, { params: { id: running } }).then(setMade, onError), POLL_MS);
     return () => clearInterval(timer);
   }, [running, client, onError]);
 
   /** Follows the export the gateway just accepted. */
-  const follow = (exportId: string) => client?.export(exportId).then(setMade, onError);
+  const follow = (exportId: string) => client?.call(API.getExport, { params: { id: exportId } }).then(setMade, onError);
   const download = () => {
-    if (client && made?.file) client.exportFile(made.export_id).then((blob) => saveBlob(blob, made.file!.name), onError);
+    if (client && made?.file)
+      client.blob(API.getExportFile, { params: { id: made.export_id } }).then((blob) => saveBlob(blob, made.file!.name), onError);
   };
   /** The book's captions, named as the audiobook with the caption format's extension. */
   const subtitles = (format: SubtitleFormat) => {
     if (!client || !made?.file) return;
     const name = made.file.name.replace(/\.[a-z0-9]+$/, `.${format}`);
-    client.exportSubtitles(made.export_id, format).then((blob) => saveBlob(blob, name), onError);
+    client
+      .blob(API.getExportSubtitles, { params: { id: made.export_id }, query: { format } })
+      .then((blob) => saveBlob(blob, name), onError);
   };
   /** Drops the last export from view (the dialog opens again for another). */
   const forget = useCallback(() => setMade(null), []);

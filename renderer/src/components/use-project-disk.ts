@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import { useEffect, useState } from 'react';
 import type { Project, ProjectDisk } from '../api/contract';
 import { useApp } from '../store';
@@ -12,7 +13,7 @@ export function useProjectDisk(project: Project, onError: (error: unknown) => vo
   const done = project.chapters.filter((c) => c.status === 'done').length;
   const pending = project.chapters.filter((c) => c.needs_render).length;
   useEffect(() => {
-    client.projectDisk(project.project_id).then(setDisk, onError);
+    client.call(API.getProjectDisk, { params: { id: project.project_id } }).then(setDisk, onError);
   }, [client, project.project_id, project.updated_at, done, pending, onError]);
   return disk;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { saveKey } from '../api/connection';
-import { LOOPBACK_HOSTS, type SettingName, type Settings, type SettingsView } from '../api/contract';
+import { API, LOOPBACK_HOSTS, type SettingName, type Settings, type SettingsView } from '../api/contract';
 import { useApp } from '../store';
 import { AdminTokenField } from './AdminTokenField';
 import { ApiKeyField } from './ApiKeyField';
@@ -35,7 +35,7 @@ export function SettingsPanel() {
 
   useEffect(() => {
     if (!client) return;
-    client.settings().then(
+    client.call(API.getSettings).then(
       (loaded) => {
         setView(loaded);
         setDraft(loaded.settings);

@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { OratorClient } from '../api/client';
 import type { SettingsUpdate, SettingsView } from '../api/contract';
 import type { OratorBridge } from '../../../electron/shell/bridge';
@@ -17,7 +18,7 @@ export function settingsWriter(client: OratorClient, bridge: OratorBridge | null
   if (bridge) return { save: (update) => bridge.saveSettings(update), regenerateApiKey: () => bridge.regenerateApiKey() };
   if (!adminToken) return null;
   return {
-    save: (update) => client.putSettings(update, adminToken),
-    regenerateApiKey: () => client.regenerateApiKey(adminToken),
+    save: (update) => client.call(API.putSettings, { body: update, credential: adminToken }),
+    regenerateApiKey: async () => (await client.call(API.replaceApiKey, { credential: adminToken })).api_key,
   };
 }

@@ -1,5 +1,5 @@
-import { CompareClient } from '../api/compare-client';
-import { ApiError, COMPARE_LIMITS, type CompareSession, type CompareSessionSummary } from '../api/contract';
+import type { OratorClient } from '../api/client';
+import { API, ApiError, COMPARE_LIMITS, type CompareSession, type CompareSessionPatch, type CompareSessionSummary } from '../api/contract';
 import { describeError } from '../lib/format';
 import { samplePeak, wavData } from '../lib/wav-gain';
 import type { SliceCreator, Store } from './types';
@@ -50,23 +50,20 @@ export interface CompareSlice {
   duplicateCompareSession(): Promise<void>;
   deleteCompareSession(id: string): Promise<void>;
   /** Saves a change of the session's own fields (name, reveal, pairs) and shows the answer. */
-  patchCompareSession(patch: Parameters<CompareClient['patch']>[1]): Promise<void>;
+  patchCompareSession(patch: CompareSessionPatch): Promise<void>;
 }
 
 export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
-  const api = () => {
-    const client = get().client;
-    return client ? new CompareClient(client) : null;
-  };
+  const api = () => get().client;
   /** Runs a gateway call, keeping its error on the panel. */
-  const attempt = async <T>(work: (compare: CompareClient) => Promise<T>): Promise<T | undefined> => {
+  const attempt = async <T>(work: (compare: OratorClient) => Promise<T>): Promise<T | undefined> => {
     const compare = api();
     if (!compare) return undefined;
     try {
       set({ compareError: null });
       return await work(compare);
     } catch (error) {
-      if (!get().noteAuthError(error)) set({ compareError: describeError(error) });
+      set({ compareError: describeError(error) });
       return undefined;
     }
   };
@@ -86,14 +83,14 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
     for (const take of session.takes) {
       if (!compare || take.status !== 'ready' || get().compareAudio[take.take_id]) continue;
       try {
-        const blob = await compare.takeAudio(session.session_id, take.take_id);
+        const blob = await compare.blob(API.getCompareTakeAudio, { params: { id: session.session_id, take: take.take_id } });
         const file = await blob.arrayBuffer();
         const data = wavData(file);
         if (get().compareSession?.session_id !== session.session_id) return;
         const audio: TakeFile = { blob, file, ...(data ? { peak: samplePeak(file, data) } : {}) };
         set({ compareAudio: { ...get().compareAudio, [take.take_id]: audio } });
-      } catch (error) {
-        get().noteAuthError(error);
+      } catch {
+        // a take whose audio cannot be read shows without it; a refused key went to the key prompt
       }
     }
   };
@@ -105,7 +102,7 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
     const tick = async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       if (get().compareSessionId !== id) return void (following = null);
-      const session = await attempt((compare) => compare.get(id));
+      const session = await attempt((compare) => compare.call(API.getCompareSession, { params: { id } }));
       following = null;
       if (session && get().compareSessionId === id) show(session);
     };
@@ -134,7 +131,7 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
     setCompareMatch: (compareMatch) => set({ compareMatch }),
 
     async loadCompareSessions() {
-      const list = await attempt((compare) => compare.list());
+      const list = await attempt((compare) => compare.call(API.listCompareSessions));
       if (list) set({ compareSessions: list.sessions });
     },
 
@@ -143,7 +140,7 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
         set({ compareSession: null, compareSessionId: null, compareAudio: {}, compareError: null });
         return;
       }
-      const session = await attempt((compare) => compare.get(id));
+      const session = await attempt((compare) => compare.call(API.getCompareSession, { params: { id } }));
       if (session) show(session);
       // a session deleted elsewhere is forgotten rather than shown as an error at every start
       else if (get().compareSessionId === id) set({ compareSessionId: null, compareError: null });
@@ -156,15 +153,18 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
       set({ compareBusy: true });
       const body = { texts, voices, rate, pitch, volume, blind, loudness_match: get().compareMatch };
       const session = await attempt(async (compare) => {
-        if (!open) return compare.create({ ...body, name: `Session ${new Date().toLocaleString()}` });
+        if (!open) return compare.call(API.createCompareSession, { body: { ...body, name: `Session ${new Date().toLocaleString()}` } });
         try {
-          return await compare.patch(open.session_id, body);
+          return await compare.call(API.changeCompareSession, { params: { id: open.session_id }, body });
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'takes_would_be_replaced')) throw error;
-          return confirmReplace(error.message) ? compare.patch(open.session_id, { ...body, replace_takes: true }) : undefined;
+          return confirmReplace(error.message)
+            ? compare.call(API.changeCompareSession, { params: { id: open.session_id }, body: { ...body, replace_takes: true } })
+            : undefined;
         }
       });
-      const queued = session && (await attempt((compare) => compare.synthesize(session.session_id)));
+      const queued =
+        session && (await attempt((compare) => compare.call(API.synthesizeCompareSession, { params: { id: session.session_id } })));
       set({ compareBusy: false });
       if (queued) show(queued);
       void get().loadCompareSessions();
@@ -172,7 +172,8 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
 
     async duplicateCompareSession() {
       const open = get().compareSession;
-      const copy = open && (await attempt((compare) => compare.duplicate(open.session_id)));
+      const copy =
+        open && (await attempt((compare) => compare.call(API.duplicateCompareSession, { params: { id: open.session_id }, body: {} })));
       if (copy) {
         set({ compareSession: null });
         show(copy);
@@ -181,14 +182,15 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get) => {
     },
 
     async deleteCompareSession(id) {
-      await attempt((compare) => compare.remove(id));
+      await attempt((compare) => compare.call(API.deleteCompareSession, { params: { id } }));
       if (get().compareSessionId === id) await get().openCompareSession(null);
       await get().loadCompareSessions();
     },
 
     async patchCompareSession(patch) {
       const open = get().compareSession;
-      const session = open && (await attempt((compare) => compare.patch(open.session_id, patch)));
+      const session =
+        open && (await attempt((compare) => compare.call(API.changeCompareSession, { params: { id: open.session_id }, body: patch })));
       if (session) show(session);
     },
   };

@@ -1,5 +1,4 @@
-import { CompareClient } from '../api/compare-client';
-import type { CompareTake, CompareTakePatch, PairChoice } from '../api/contract';
+import { API, type CompareTake, type CompareTakePatch, type PairChoice } from '../api/contract';
 import { describeError } from '../lib/format';
 import type { SliceCreator } from './types';
 
@@ -30,9 +29,9 @@ export const createCompareVerdictSlice: SliceCreator<CompareVerdictSlice> = (set
     const save = async () => {
       pending.delete(key);
       try {
-        await new CompareClient(client).patchTake(session.session_id, takeId, patch);
+        await client.call(API.changeCompareTake, { params: { id: session.session_id, take: takeId }, body: patch });
       } catch (error) {
-        if (!get().noteAuthError(error)) set({ compareError: describeError(error) });
+        set({ compareError: describeError(error) });
       }
     };
     if (delayMs === 0) return void save();

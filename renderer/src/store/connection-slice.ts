@@ -1,4 +1,4 @@
-import { isUnauthorized, OratorClient, type Connection } from '../api/client';
+import { OratorClient, type Connection } from '../api/client';
 import { forgetKey, saveKey } from '../api/connection';
 import type { SliceCreator } from './types';
 
@@ -10,8 +10,6 @@ export interface ConnectionSlice {
   auth: AuthState;
   connect(connection: Connection | null, fetchImpl?: typeof fetch): Promise<void>;
   submitKey(key: string): Promise<void>;
-  /** Every slice passes errors here first: a 401 anywhere sends the user back to the key prompt. */
-  noteAuthError(error: unknown): boolean;
 }
 
 export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get) => ({
@@ -23,7 +21,14 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get) =
       set({ client: null, auth: 'needed' });
       return;
     }
-    set({ client: new OratorClient(connection, fetchImpl), auth: 'checking' });
+    // a 401 to any request of the current client sends the user back to the key prompt; a late
+    // refusal of an older client (an old key) changes nothing
+    const onUnauthorized = (refused: OratorClient) => {
+      if (get().client !== refused) return;
+      forgetKey();
+      set({ auth: 'rejected' });
+    };
+    set({ client: new OratorClient(connection, { fetch: fetchImpl, onUnauthorized }), auth: 'checking' });
     await get().loadEngines();
     if (get().auth !== 'checking') return;
     set({ auth: 'ok' });
@@ -32,12 +37,5 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get) =
 
   async submitKey(key) {
     await get().connect(saveKey(key.trim()));
-  },
-
-  noteAuthError(error) {
-    if (!isUnauthorized(error)) return false;
-    forgetKey();
-    set({ auth: 'rejected' });
-    return true;
   },
 });

@@ -1,4 +1,5 @@
 import {
+  API,
   codePoints,
   DEFAULT_INLINE_THRESHOLD,
   OPTION_RANGES,
@@ -48,7 +49,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
 
   async loadSettings() {
     try {
-      const view = await get().client?.settings();
+      const view = await get().client?.call(API.getSettings);
       if (view) set({ inlineThreshold: view.settings.inline_threshold });
     } catch {
       // Settings unreadable (a failing gateway): the default threshold stands, corrected by answers (a 202).
@@ -80,7 +81,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
         await get().refreshJob(result.accepted.job_id);
       }
     } catch (error) {
-      if (!get().noteAuthError(error)) set({ editorError: describeError(error) });
+      set({ editorError: describeError(error) });
     } finally {
       set({ editorBusy: null });
     }
@@ -97,7 +98,7 @@ export const createEditorSlice: SliceCreator<EditorSlice> = (set, get) => ({
       const audio = await client.preview({ text: clipCodePoints(text, PREVIEW_MAX_CHARS), voice, rate, pitch, volume });
       get().playAudio(audio, { title: `Preview · ${voiceLabel(get(), audio.voice)}` });
     } catch (error) {
-      if (!get().noteAuthError(error)) set({ editorError: describeError(error) });
+      set({ editorError: describeError(error) });
     } finally {
       set({ editorBusy: null });
     }

@@ -1,4 +1,4 @@
-import { splitVoiceId, type EngineSummary, type Voice } from '../api/contract';
+import { API, splitVoiceId, type EngineSummary, type Voice } from '../api/contract';
 import { describeError } from '../lib/format';
 import { languageName } from '../lib/languages';
 import type { SliceCreator, Store } from './types';
@@ -46,14 +46,12 @@ export const createEnginesSlice: SliceCreator<EnginesSlice> = (set, get) => ({
     if (!client) return;
     set({ enginesStatus: 'loading', enginesError: null });
     try {
-      const { engines } = await client.listEngines();
-      const details = await Promise.all(engines.filter((e) => e.available).map((e) => client.engine(e.id)));
+      const { engines } = await client.call(API.listEngines);
+      const details = await Promise.all(
+        engines.filter((e) => e.available).map((e) => client.call(API.getEngine, { params: { id: e.id } })),
+      );
       set({ engines, voices: Object.fromEntries(details.map((d) => [d.id, d.voices])), enginesStatus: 'ready' });
     } catch (error) {
-      if (get().noteAuthError(error)) {
-        set({ enginesStatus: 'idle' });
-        return;
-      }
       set({ enginesStatus: 'error', enginesError: describeError(error) });
     }
   },
@@ -76,7 +74,7 @@ export const createEnginesSlice: SliceCreator<EnginesSlice> = (set, get) => ({
       const audio = await client.preview({ voice: voiceId, rate, pitch, volume });
       get().playAudio(audio, { title: `Preview · ${voiceLabel(get(), voiceId)}` });
     } catch (error) {
-      if (!get().noteAuthError(error)) set({ previewError: { voice: voiceId, message: describeError(error) } });
+      set({ previewError: { voice: voiceId, message: describeError(error) } });
     } finally {
       if (get().previewingVoice === voiceId) set({ previewingVoice: null });
     }

@@ -1,3 +1,4 @@
+import { isUnauthorized } from '../api/client';
 import type { Store } from './types';
 
 type StoreApi = { getState(): Store };
@@ -56,7 +57,7 @@ async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
       });
     } catch (error) {
       if (signal.aborted) return;
-      if (state().noteAuthError(error)) return state().setJobsSync('off');
+      if (isUnauthorized(error)) return state().setJobsSync('off');
     }
     if (signal.aborted) return;
     // The stream ended or broke: poll running jobs, then reconnect with a growing delay.

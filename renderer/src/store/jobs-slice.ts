@@ -1,5 +1,5 @@
 import type { JobEvent, OratorClient } from '../api/client';
-import { ApiError, type Job } from '../api/contract';
+import { API, ApiError, type Job } from '../api/contract';
 import { describeError } from '../lib/format';
 import { addSample, type ProgressSample } from '../lib/throughput';
 import { latest, mergeFirstPage, mergeLaterPage } from './job-merge';
@@ -62,10 +62,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       listening.delete(heard);
     }
   };
-  const actionError = (id: string, error: unknown) => {
-    if (get().noteAuthError(error)) return;
-    set({ jobErrors: { ...get().jobErrors, [id]: describeError(error) } });
-  };
+  const actionError = (id: string, error: unknown) => set({ jobErrors: { ...get().jobErrors, [id]: describeError(error) } });
   const clearActionError = (id: string) => {
     if (!(id in get().jobErrors)) return;
     const { [id]: _, ...rest } = get().jobErrors;
@@ -75,7 +72,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
   const page = (client: OratorClient, cursor?: string) => {
     const { sort, order } = JOB_ORDERS[get().jobOrder];
     const q = get().jobSearch.trim();
-    return client.listJobs({ limit: PAGE, sort, order, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
+    return client.call(API.listJobs, { query: { limit: PAGE, sort, order, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) } });
   };
   const forget = (id: string) => {
     gone.add(id);
@@ -134,7 +131,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
         set({ jobs, jobsCursor: first.next_cursor ?? null, jobsError: null });
         return first.revision;
       } catch (error) {
-        if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
+        set({ jobsError: describeError(error) });
         return null;
       }
     },
@@ -146,7 +143,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
         const { result: next, heard } = await readPage(() => page(client, jobsCursor));
         set({ jobs: mergeLaterPage({ known: get().jobs, page: next, heard, gone }), jobsCursor: next.next_cursor ?? null });
       } catch (error) {
-        if (!get().noteAuthError(error)) set({ jobsError: describeError(error) });
+        set({ jobsError: describeError(error) });
       }
     },
 
@@ -171,19 +168,19 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
 
     async refreshJob(id) {
       await onJob(id, async (client) => {
-        get().upsertJob(await client.job(id));
+        get().upsertJob(await client.call(API.getJob, { params: { id: id } }));
       });
     },
 
     renameJob: (id, title) =>
       onJob(id, async (client) => {
-        get().upsertJob(await client.renameJob(id, title));
+        get().upsertJob(await client.call(API.renameJob, { params: { id: id }, body: { title: title } }));
       }),
 
     /** A running job is cancelled (it stays, failed with "cancelled"). */
     cancelJob: (id) =>
       onJob(id, async (client) => {
-        const job = await client.deleteJob(id);
+        const job = await client.call(API.deleteJob, { params: { id: id } });
         if (job) get().upsertJob(job);
         else await get().refreshJob(id);
       }),
@@ -191,7 +188,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     /** A finished job is deleted with its audio. */
     deleteJob: (id) =>
       onJob(id, async (client) => {
-        await client.deleteJob(id);
+        await client.call(API.deleteJob, { params: { id: id } });
         forget(id);
       }),
 
@@ -199,7 +196,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     async retryJob(id) {
       let replacement: string | null = null;
       await onJob(id, async (client) => {
-        replacement = (await client.retryJob(id)).job_id;
+        replacement = (await client.call(API.retryJob, { params: { id: id } })).job_id;
         forget(id);
         await get().refreshJob(replacement);
       });

@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { LexiconEntry, LexiconEntryInput, LexiconFormat } from '../api/contract';
 import { request, type Work } from './request';
 import type { SliceCreator } from './types';
@@ -39,32 +40,33 @@ export const createLexiconSlice: SliceCreator<LexiconSlice> = (set, get) => {
     hearingEntry: null,
 
     async loadLexicon() {
-      const list = await lexiconRequest((client) => client.lexicon());
+      const list = await lexiconRequest((client) => client.call(API.getLexicon));
       if (list) set({ lexicon: list.entries });
     },
 
     addLexiconEntry: (entry) =>
       change(
-        async (client) => (await client.patchLexicon({ entries: [entry] })).entries,
+        async (client) => (await client.call(API.changeLexicon, { body: { entries: [entry] } })).entries,
         () => `Added "${entry.grapheme}".`,
       ),
 
-    deleteLexiconEntry: (id) => change(async (client) => (await client.patchLexicon({ delete: [id] })).entries),
+    deleteLexiconEntry: (id) => change(async (client) => (await client.call(API.changeLexicon, { body: { delete: [id] } })).entries),
 
     importLexicon(file, language) {
       let counts = '';
       return change(
         async (client) => {
           const format: LexiconFormat = /\.csv$/i.test(file.name) ? 'csv' : 'pls';
-          const result = await client.importLexicon({ format, data: await file.text(), language });
+          const result = await client.call(API.importLexicon, { body: { format, data: await file.text(), language } });
           counts = `${result.added} added, ${result.replaced} replaced`;
-          return (await client.lexicon()).entries;
+          return (await client.call(API.getLexicon)).entries;
         },
         () => `Imported ${file.name}: ${counts}.`,
       );
     },
 
-    exportLexicon: (format, language) => lexiconRequest((client) => client.exportLexicon(format, format === 'pls' ? language : undefined)),
+    exportLexicon: (format, language) =>
+      lexiconRequest((client) => client.blob(API.exportLexicon, { query: { format, ...(format === 'pls' ? { language } : {}) } })),
 
     async hearLexiconEntry(entry, voiceId) {
       set({ hearingEntry: entry.id });

@@ -1,3 +1,4 @@
+import { API } from '../api/contract';
 import type { Project, ProjectSummary } from '../api/contract';
 import { describeError } from '../lib/format';
 import { addSample, type ProgressSample } from '../lib/throughput';
@@ -45,13 +46,13 @@ export const createProjectsSlice: SliceCreator<ProjectsSlice> = (set, get) => {
     projectsError: null,
 
     async loadProjects() {
-      const list = await projectRequest((client) => client.projects());
+      const list = await projectRequest((client) => client.call(API.listProjects));
       if (list) set({ projects: list.projects });
     },
 
     async createProject(file, voice) {
       const made = await projectRequest(async (client) =>
-        client.createProject({ manuscript: await manuscriptFile(file), ...(voice ? { voice } : {}) }),
+        client.call(API.createProject, { body: { manuscript: await manuscriptFile(file), ...(voice ? { voice } : {}) } }),
       );
       if (!made) return false;
       open(made);
@@ -61,7 +62,7 @@ export const createProjectsSlice: SliceCreator<ProjectsSlice> = (set, get) => {
 
     async openProject(id) {
       asked = id;
-      const project = await projectRequest((client) => client.project(id));
+      const project = await projectRequest((client) => client.call(API.getProject, { params: { id } }));
       if (project && asked === id) open(project);
     },
 
@@ -72,7 +73,7 @@ export const createProjectsSlice: SliceCreator<ProjectsSlice> = (set, get) => {
     },
 
     projectFailed(error) {
-      if (!get().noteAuthError(error)) set({ projectsError: describeError(error) });
+      set({ projectsError: describeError(error) });
     },
   };
 };
