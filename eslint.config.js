@@ -11,6 +11,7 @@ import tseslint from 'typescript-eslint';
  */
 export const LAYERS = [
   ['contract'],
+  ['client'],
   ['audio', 'storage', 'lexicon'],
   ['engines'],
   ['jobs'],
@@ -19,8 +20,12 @@ export const LAYERS = [
   ['voices'],
   ['services', 'settings'],
   ['gateway'],
+  ['cli', 'worker-host'],
   ['shell'],
 ];
+
+/** Layers that run in the studio's page too: no Node module (the renderer bundle would not build). */
+const BROWSER_LAYERS = ['contract', 'client'];
 
 /** Packages that belong to the HTTP and desktop edges: the core (below gateway) never imports them. */
 const EDGE_PACKAGES = ['electron', 'fastify', '@fastify/*'];
@@ -33,6 +38,9 @@ function layerRules() {
     const patterns = [{ group: above.map((folder) => `**/${folder}/**`), message: `${layer.join('/')} may not import a higher layer.` }];
     if (index < gatewayLayer) {
       patterns.push({ group: EDGE_PACKAGES, message: 'Core modules stay free of HTTP and Electron; the gateway and shell own those.' });
+    }
+    if (layer.some((folder) => BROWSER_LAYERS.includes(folder))) {
+      patterns.push({ group: ['node:*'], message: `${layer.join('/')} runs in the studio's page too: no Node modules.` });
     }
     return {
       files: layer.map((folder) => `electron/${folder}/**/*.{ts,cts}`),
