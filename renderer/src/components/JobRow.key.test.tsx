@@ -2,34 +2,13 @@
 /** A job row follows the store's client: after the key changes, its download sends the new key. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
-import type { Job } from '../api/contract';
 import { useApp } from '../store';
+import { doneJob } from '../testing/jobs';
 import { JobRow } from './JobRow';
 
 afterEach(cleanup);
 
-const job: Job = {
-  job_id: '0b7d5a62-6f1c-4a43-9a55-3b0f5d1f0c11',
-  title: 'Chapter One',
-  status: 'done',
-  progress: { done: 1, total: 1 },
-  engine: 'espeak-ng',
-  voice: 'espeak-ng:en-us',
-  characters: 40,
-  format: 'wav',
-  keep_wav: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  finished_at: '2026-01-01T00:00:05.000Z',
-  audio: {
-    url: '/api/v1/tts/jobs/0b7d5a62-6f1c-4a43-9a55-3b0f5d1f0c11/audio',
-    format: 'wav',
-    content_type: 'audio/wav',
-    duration_s: 2,
-    bytes: 44,
-    formats: ['wav'],
-  },
-  revision: 3,
-};
+const job = doneJob();
 
 it('downloads with the key the studio holds now, not the one it held when the row was drawn', async () => {
   const keysSent: string[] = [];
