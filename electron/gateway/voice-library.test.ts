@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibraryVoice } from '../contract';
 import { expectSpeech } from '../testing/audio';
-import { ARCHIVE_ID, HOSTILE_IDS, PIPER_ID, startCatalogServer, type CatalogServer } from '../testing/catalog-server';
+import { ARCHIVE_ID, HOSTILE_IDS, PIPER_ID, pointAtCatalog, startCatalogServer, type CatalogServer } from '../testing/catalog-server';
 import { readEvents } from '../testing/events';
 import { useTestGateways, type TestGateway } from '../testing/gateway';
 import { spawnGateway } from '../testing/process';
@@ -30,12 +30,7 @@ const admin = (gateway: TestGateway, route: string, init: RequestInit & { json?:
 /** A gateway whose voice_catalog_url is the test server's catalog, read once. */
 async function gatewayOnCatalog(overrides = {}): Promise<TestGateway> {
   const gateway = await gateways.start(overrides);
-  const { settings } = (await (await gateway.api('/api/v1/tts/settings')).json()) as { settings: Record<string, unknown> };
-  const { host: _host, ...rest } = settings;
-  expect(
-    (await admin(gateway, '/api/v1/tts/settings', { method: 'PUT', json: { ...rest, voice_catalog_url: server.catalogUrl } })).status,
-  ).toBe(200);
-  expect((await admin(gateway, `${LIBRARY}/refresh`)).status).toBe(200);
+  expect((await pointAtCatalog(gateway, server.catalogUrl)).status).toBe(200);
   return gateway;
 }
 
@@ -183,10 +178,7 @@ describe('the voice library', { timeout: 300_000 }, () => {
     const gateway = await gatewayOnCatalog();
     const down = await startCatalogServer();
     await down.close();
-    const { settings } = (await (await gateway.api('/api/v1/tts/settings')).json()) as { settings: Record<string, unknown> };
-    const { host: _host, ...rest } = settings;
-    await admin(gateway, '/api/v1/tts/settings', { method: 'PUT', json: { ...rest, voice_catalog_url: down.catalogUrl } });
-    const refreshed = await admin(gateway, `${LIBRARY}/refresh`);
+    const refreshed = await pointAtCatalog(gateway, down.catalogUrl);
     expect(refreshed.status).toBe(502);
     expect(((await refreshed.json()) as { error: { code: string; message: string } }).error).toMatchObject({
       code: 'catalog_unreachable',

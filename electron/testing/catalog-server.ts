@@ -29,8 +29,8 @@ export interface Misbehaviour {
   cutHalfway?: string;
   /** Range headers are ignored: every answer is the whole file, 200. */
   ignoreRange?: boolean;
-  /** Paths ending so are sent 64 KiB at a time, this many ms apart. */
-  trickle?: { suffix: string; everyMs: number };
+  /** Paths ending so are sent `bytes` (64 KiB unless said) at a time, this many ms apart. */
+  trickle?: { suffix: string; everyMs: number; bytes?: number };
   /** Paths ending so are answered with these bytes instead. */
   replace?: { suffix: string; bytes: Buffer };
 }
@@ -168,7 +168,7 @@ function serve(server: CatalogServer, request: IncomingMessage, response: Server
   if (trickle && name.endsWith(trickle.suffix)) {
     let at = 0;
     const timer = setInterval(() => {
-      const piece = part.subarray(at, at + 65_536);
+      const piece = part.subarray(at, at + (trickle.bytes ?? 65_536));
       at += piece.length;
       count(piece.length);
       if (at >= part.length) {
@@ -199,4 +199,25 @@ export async function startCatalogServer(): Promise<CatalogServer> {
   server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   server.catalogUrl = `${server.url}/catalog.json`;
   return server;
+}
+
+/**
+ * Sets a gateway's voice_catalog_url (the admin token; the other settings as they are) and asks it
+ * to read that catalog; answers the refresh's response (200, or 502 when the catalog is unreachable).
+ */
+export async function pointAtCatalog(gateway: { url: string; apiKey: string; adminToken: string }, catalogUrl: string): Promise<Response> {
+  const settingsUrl = `${gateway.url}/api/v1/tts/settings`;
+  const { settings } = (await (await fetch(settingsUrl, { headers: { authorization: `Bearer ${gateway.apiKey}` } })).json()) as {
+    settings: Record<string, unknown>;
+  };
+  // host is the bind address, never changed over HTTP
+  const { host: _host, ...rest } = settings;
+  const admin = { authorization: `Bearer ${gateway.adminToken}` };
+  const saved = await fetch(settingsUrl, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...rest, voice_catalog_url: catalogUrl }),
+  });
+  if (saved.status !== 200) throw new Error(`PUT /settings answered ${saved.status}: ${await saved.text()}`);
+  return fetch(`${gateway.url}/api/v1/tts/voice-library/refresh`, { method: 'POST', headers: admin });
 }
