@@ -1,95 +1,59 @@
-import { API } from '../api/contract';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { LibraryVoice, VoiceLibraryList } from '../api/contract';
+import { useEffect, useMemo, useState } from 'react';
+import type { LibraryVoice } from '../api/contract';
 import { AdminTokenField } from '../settings/AdminTokenField';
 import { desktopBridge } from '../settings/desktop-bridge';
 import { useApp } from '../store';
 import { libraryWriter } from './library-writer';
 import { LibraryVoiceRow } from './LibraryVoiceRow';
 
-const POLL_MS = 1000;
+/** Rows shown at once: the catalog has hundreds of voices; a search narrows them. */
+const SHOWN = 200;
+
+/** The catalog's voices (components such as vocoders are not voices) matching a search and a quality. */
+export function matchLibrary(voices: LibraryVoice[], search: string, quality: string): LibraryVoice[] {
+  const wanted = search.trim().toLowerCase();
+  return voices.filter(
+    (v) =>
+      v.engine !== 'component' &&
+      (!quality || v.quality === quality) &&
+      (!wanted ||
+        v.name.toLowerCase().includes(wanted) ||
+        v.language.toLowerCase().startsWith(wanted) ||
+        v.id.toLowerCase().includes(wanted)),
+  );
+}
 
 /**
  * The voice library (docs/voices.md): the catalog's voices, searched by name or language, with
  * quality, size and licence; one click installs (the licence accepted first where it limits the
- * audio), a bar shows the bytes, and an installed voice can be tried at once. Installing takes the
- * admin token, which this page keeps in memory only, as the settings do; in the desktop app the main
- * process installs instead, after a native confirmation.
+ * audio), a bar shows the bytes as the event stream reports them (voice-library-slice.ts), and an
+ * installed voice can be tried at once. Installing takes the admin token, which this page keeps in
+ * memory only, as the settings do; in the desktop app the main process installs instead, after a
+ * native confirmation.
  */
 export function VoiceLibraryPanel() {
   const client = useApp((s) => s.client);
-  const loadEngines = useApp((s) => s.loadEngines);
-  const [library, setLibrary] = useState<VoiceLibraryList | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const library = useApp((s) => s.library);
+  const error = useApp((s) => s.libraryError);
+  const loadLibrary = useApp((s) => s.loadLibrary);
   const [search, setSearch] = useState('');
   const [quality, setQuality] = useState('');
   const [adminToken, setAdminToken] = useState<string | null>(null);
-  const bridge = desktopBridge();
-  const writer = client && libraryWriter(client, bridge, adminToken);
-
-  const load = useCallback(async () => {
-    if (!client) return;
-    try {
-      setLibrary(await client.call(API.listLibraryVoices));
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [client]);
+  const writer = client && libraryWriter(client, desktopBridge(), adminToken);
 
   useEffect(() => {
-    if (!client) return;
-    let live = true;
-    client.call(API.listLibraryVoices).then(
-      (list) => live && setLibrary(list),
-      (e: Error) => live && setError(e.message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client]);
+    if (client) void loadLibrary();
+  }, [client, loadLibrary]);
 
-  const busy = library?.voices.some((v) => v.state === 'queued' || v.state === 'installing') ?? false;
-  useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => {
-      clearInterval(timer);
-      // an install ended: the engines list its voice now
-      void loadEngines();
-    };
-  }, [busy, load, loadEngines]);
-
-  const voices = useMemo(() => {
-    const wanted = search.trim().toLowerCase();
-    return (library?.voices ?? []).filter(
-      (v) =>
-        v.engine !== 'component' &&
-        (!quality || v.quality === quality) &&
-        (!wanted ||
-          v.name.toLowerCase().includes(wanted) ||
-          v.language.toLowerCase().startsWith(wanted) ||
-          v.id.toLowerCase().includes(wanted)),
-    );
-  }, [library, search, quality]);
-
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-    await load();
-    await loadEngines();
-  };
+  const voices = useMemo(() => matchLibrary(library?.voices ?? [], search, quality), [library, search, quality]);
+  const total = library ? matchLibrary(library.voices, '', '').length : 0;
 
   return (
     <section className="card voice-library" aria-labelledby="library-title">
       <div className="voices-head">
         <h2 id="library-title">Voice library</h2>
         <span className="muted small" role="status">
-          {library ? `${voices.length} of ${library.voices.filter((v) => v.engine !== 'component').length} voices` : 'Loading…'}
+          {library ? `${voices.length} of ${total} voices` : 'Loading…'}
         </span>
       </div>
       <p className="muted small">
@@ -112,32 +76,62 @@ export function VoiceLibraryPanel() {
           <option value="low">Low</option>
           <option value="x_low">Very low</option>
         </select>
+        {writer && <RefreshButton refresh={writer.refresh} />}
       </div>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <ul className="library-list" aria-label="Library voices">
-        {voices.slice(0, 200).map((voice: LibraryVoice) => (
-          <LibraryVoiceRow
-            key={voice.id}
-            voice={voice}
-            canChange={writer !== null}
-            onInstall={(accept) => act(() => writer!.install(voice.id, accept))}
-            onRemove={() => act(() => writer!.remove(voice.id))}
-            onTry={() => act(() => tryVoice(voice.voice_id!))}
-          />
-        ))}
-      </ul>
+      <LibraryList voices={voices.slice(0, SHOWN)} writer={writer} />
     </section>
   );
+}
 
-  async function tryVoice(voiceId: string) {
-    const audio = await client!.preview({ voice: voiceId });
-    const url = URL.createObjectURL(audio.blob);
-    const player = new Audio(url);
-    player.onended = () => URL.revokeObjectURL(url);
-    await player.play().catch(() => undefined);
-  }
+/** Reads the catalog again from voice_catalog_url (a mirror set in Settings, say). */
+function RefreshButton({ refresh }: { refresh(): Promise<unknown> }) {
+  const changeLibrary = useApp((s) => s.changeLibrary);
+  const loadLibrary = useApp((s) => s.loadLibrary);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    await changeLibrary(refresh);
+    await loadLibrary();
+    setBusy(false);
+  };
+  return (
+    <button type="button" className="small secondary" disabled={busy} onClick={() => void run()}>
+      {busy ? 'Refreshing…' : 'Refresh catalog'}
+    </button>
+  );
+}
+
+function LibraryList({ voices, writer }: { voices: LibraryVoice[]; writer: ReturnType<typeof libraryWriter> }) {
+  const changeLibrary = useApp((s) => s.changeLibrary);
+  const loadEngines = useApp((s) => s.loadEngines);
+  const previewVoice = useApp((s) => s.previewVoice);
+  const previewing = useApp((s) => s.previewingVoice);
+  const previewError = useApp((s) => s.previewError);
+  // Install and remove change the entry through the events; an engine goes at once when removed.
+  const remove = (id: string) =>
+    changeLibrary(async () => {
+      await writer!.remove(id);
+      await loadEngines();
+    });
+  return (
+    <ul className="library-list" aria-label="Library voices">
+      {voices.map((voice) => (
+        <LibraryVoiceRow
+          key={voice.id}
+          voice={voice}
+          canChange={writer !== null}
+          trying={voice.voice_id !== undefined && previewing === voice.voice_id}
+          tryError={previewError && previewError.voice === voice.voice_id ? previewError.message : undefined}
+          onInstall={(accept) => void changeLibrary(() => writer!.install(voice.id, accept))}
+          onRemove={() => void remove(voice.id)}
+          onTry={() => void previewVoice(voice.voice_id!)}
+        />
+      ))}
+    </ul>
+  );
 }

@@ -13,6 +13,7 @@ import { createProjectsSlice } from './projects-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { Store } from './types';
 import { createUndoDeleteSlice } from './undo-delete-slice';
+import { createVoiceLibrarySlice } from './voice-library-slice';
 
 export type { Store } from './types';
 
@@ -35,6 +36,7 @@ export function createAppStore() {
         ...createCompareVerdictSlice(...a),
         ...createSettingsSlice(...a),
         ...createUndoDeleteSlice(...a),
+        ...createVoiceLibrarySlice(...a),
       }),
       {
         name: STORAGE_KEY,

@@ -90,3 +90,33 @@ it('reconnects a broken event stream and reloads the list when it opens again', 
   await expect.poll(() => opens, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
   expect(lists).toBeGreaterThanOrEqual(opens);
 });
+
+it('reads the voice library again when the stream opens again, once the library has been read', async () => {
+  let opens = 0;
+  let libraryReads = 0;
+  const fetchImpl: typeof fetch = async (input) => {
+    const url = String(input);
+    if (url.endsWith('/engines')) return json({ engines: [] });
+    if (url.includes('/jobs?')) return json({ jobs: [], revision: 0 });
+    if (url.endsWith('/voice-library')) {
+      libraryReads++;
+      return json({ catalog: { url: 'file:///catalog.json', ref: null, updated_at: '2026-01-01T00:00:00.000Z' }, voices: [] });
+    }
+    if (url.endsWith('/events')) {
+      opens++;
+      // A stream that ends at once, as when the gateway restarts: install events may be missed.
+      return new Response('retry: 2000\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    }
+    return json({ error: { code: 'not_found', message: 'x' } }, 404);
+  };
+  const store = createAppStore();
+  await store.getState().connect({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, fetchImpl);
+  stop = startJobSync(store);
+  await expect.poll(() => opens, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+  expect(libraryReads).toBe(0); // nobody opened the library: nothing to keep current
+  await store.getState().loadLibrary();
+  const read = libraryReads;
+  const opened = opens;
+  await expect.poll(() => opens, { timeout: 10_000 }).toBeGreaterThan(opened);
+  await expect.poll(() => libraryReads).toBeGreaterThan(read);
+});

@@ -15,7 +15,9 @@ const MAX_BACKOFF_MS = 10_000;
  * the list arrives as an event; a reconnected stream resumes after the last event heard, and the
  * list is read again for jobs deleted meanwhile. Lists and events merge by revision
  * (job-merge.ts), in whatever order they arrive. When the stream breaks (network, gateway
- * restart), running jobs are polled until it is back. Returns a stop function.
+ * restart), running jobs are polled until it is back. The same stream carries voice installs: they
+ * go to the voice library (voice-library-slice.ts), which a reconnected stream has read again.
+ * Returns a stop function.
  */
 export function startJobSync(store: StoreApi): () => void {
   const controller = new AbortController();
@@ -49,11 +51,13 @@ async function run(store: StoreApi, signal: AbortSignal): Promise<void> {
           state().setJobsSync('live');
           if (!current) void state().loadJobs();
           current = false;
+          if (state().library) void state().loadLibrary();
         },
         onEvent: (event) => {
           lastEventId = event.id ?? lastEventId;
           state().applyJobEvent(event);
         },
+        onVoiceEvent: (event) => state().applyVoiceEvent(event),
       });
     } catch (error) {
       if (signal.aborted) return;

@@ -10,6 +10,7 @@ import type { PlayerSlice } from './player-slice';
 import type { ProjectsSlice } from './projects-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { UndoDeleteSlice } from './undo-delete-slice';
+import type { VoiceLibrarySlice } from './voice-library-slice';
 
 export type Store = ConnectionSlice &
   EnginesSlice &
@@ -21,6 +22,7 @@ export type Store = ConnectionSlice &
   CompareSlice &
   CompareVerdictSlice &
   SettingsSlice &
-  UndoDeleteSlice;
+  UndoDeleteSlice &
+  VoiceLibrarySlice;
 
 export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;
