@@ -1,7 +1,7 @@
 /**
  * The voice catalog: read from the file Orator ships, or from voice_catalog_url (http(s) or
- * file://), checked against its schema, with relative file URLs resolved against the catalog's own
- * URL. The last catalog read well is kept in the data folder and used until another is.
+ * file://), checked against its schema, with relative file and licence URLs resolved against the
+ * catalog's own URL. The last catalog read well is kept in the data folder and used until another is.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -43,13 +43,18 @@ export function parseCatalog(text: string, url: string): CatalogVoice[] {
     for (const required of voice.requires ?? []) {
       if (!ids.has(required)) throw new Error(`"${voice.id}" requires "${required}", which the catalog does not list`);
     }
-    return { ...voice, files: voice.files.map((file) => ({ ...file, url: absoluteUrl(file.url, url) })) };
+    return {
+      ...voice,
+      // the licence too: the studio links to it, and a mirror's copy sits beside the voice's files
+      license: { ...voice.license, url: absoluteUrl(voice.license.url, url, 'a licence URL') },
+      files: voice.files.map((file) => ({ ...file, url: absoluteUrl(file.url, url, 'a file URL') })),
+    };
   });
 }
 
-function absoluteUrl(relative: string, base: string): string {
+function absoluteUrl(relative: string, base: string, what: string): string {
   const url = new URL(relative, base);
-  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new Error(`a file URL must be http(s) or file://, got ${url.protocol}`);
+  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new Error(`${what} must be http(s) or file://, got ${url.protocol}`);
   return url.href;
 }
 
