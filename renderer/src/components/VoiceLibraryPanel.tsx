@@ -28,7 +28,7 @@ export function matchLibrary(voices: LibraryVoice[], search: string, quality: st
  * quality, size and licence; one click installs (the licence accepted first where it limits the
  * audio), a bar shows the bytes as the event stream reports them (voice-library-slice.ts), and an
  * installed voice can be tried at once. Installing takes the admin token, which this page keeps in
- * memory only, as the settings do; in the desktop app the main process installs instead, after a
+ * memory only (voice-library-slice.ts); in the desktop app the main process installs instead, after a
  * native confirmation.
  */
 export function VoiceLibraryPanel() {
@@ -38,7 +38,8 @@ export function VoiceLibraryPanel() {
   const loadLibrary = useApp((s) => s.loadLibrary);
   const [search, setSearch] = useState('');
   const [quality, setQuality] = useState('');
-  const [adminToken, setAdminToken] = useState<string | null>(null);
+  const adminToken = useApp((s) => s.libraryAdminToken);
+  const setAdminToken = useApp((s) => s.setLibraryAdminToken);
   const writer = client && libraryWriter(client, desktopBridge(), adminToken);
 
   useEffect(() => {

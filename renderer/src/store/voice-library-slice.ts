@@ -15,6 +15,12 @@ export interface VoiceLibrarySlice {
   library: VoiceLibraryList | null;
   /** The last library request's or change's error, until one succeeds. */
   libraryError: string | null;
+  /**
+   * The admin token pasted into the web studio's library: in memory for the page's life, never
+   * persisted, so that going to Voices to hear a new voice and back keeps the library unlocked.
+   */
+  libraryAdminToken: string | null;
+  setLibraryAdminToken(token: string): void;
   loadLibrary(): Promise<void>;
   applyVoiceEvent(event: VoiceEvent): void;
   /** Runs an install, a removal or a refresh; its error shows in the panel. */
@@ -24,6 +30,8 @@ export interface VoiceLibrarySlice {
 export const createVoiceLibrarySlice: SliceCreator<VoiceLibrarySlice> = (set, get) => ({
   library: null,
   libraryError: null,
+  libraryAdminToken: null,
+  setLibraryAdminToken: (libraryAdminToken) => set({ libraryAdminToken }),
 
   async loadLibrary() {
     const library = await request(
