@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { api, expect, test } from './fixtures';
-import { dock, longText, playerReady } from './helpers';
+import { dock, longText, playerReady, seriousViolations } from './helpers';
 
 const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 const MANUSCRIPT = `## The Hills
@@ -16,13 +15,6 @@ Zorblat walked to the market.
 ## The Night
 Night fell quietly.
 `;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 const chapterRows = (page: Page) => page.locator('.chapter-table tbody tr');
 
