@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gatewayEnv, gatewayNodeArgs } from '../electron/gateway-process';
+import { ADMIN_TOKEN_FILE } from '../electron/storage/credentials';
 import { launchDesktopApp } from './desktop-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,6 +21,8 @@ export interface Gateway {
   /** The link `npm run serve` prints on a terminal at first start: the studio with the key in the fragment. */
   studioUrl: string;
   dataDir: string;
+  /** From the data dir's admin-token file: what a person pastes into the studio to change settings or voices. */
+  adminToken: string;
 }
 
 /**
@@ -65,13 +68,15 @@ async function startGateway(workerIndex: number): Promise<{ gateway: Gateway; st
   const [, url, keyFile] = match as unknown as [string, string, string];
   const apiKey = (await readFile(keyFile, 'utf8')).trim();
   return {
-    gateway: { url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir },
+    gateway: { url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir, adminToken: await adminTokenOf(dataDir) },
     stop: async () => {
       await stopProcess(child);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
+
+const adminTokenOf = async (dataDir: string) => (await readFile(path.join(dataDir, ADMIN_TOKEN_FILE), 'utf8')).trim();
 
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
@@ -153,7 +158,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           const bridge = (window as unknown as { orator: { gatewayUrl: string; apiKey: string } }).orator;
           return { url: bridge.gatewayUrl, apiKey: bridge.apiKey };
         });
-        return use({ url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir: desktop.dataDir });
+        const adminToken = await adminTokenOf(desktop.dataDir);
+        return use({ url, apiKey, studioUrl: `${url}/#key=${apiKey}`, dataDir: desktop.dataDir, adminToken });
       }
       const { gateway, stop } = await startGateway(workerInfo.workerIndex);
       await use(gateway);
