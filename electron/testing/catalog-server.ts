@@ -3,16 +3,16 @@
  * (voices.json with its md5 digests, and a raw Piper voice: .onnx, .onnx.json, MODEL_CARD), a
  * sherpa-onnx style release (checksum.txt and a .tar.bz2 of a model folder), and Orator's catalog
  * made from both by the catalog generator. Files are served with ETag and Range, and the test can
- * make the server misbehave: cut a download half-way, ignore Range, trickle, or send other bytes.
+ * make the server misbehave (file-server.ts): cut a download half-way, ignore Range, trickle, or send
+ * other bytes.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { makeCatalog } from '../tools/voice-catalog';
+import { startFileServer, type FileServer } from './file-server';
 import { TINY_PIPER, tinyPiperFiles, writeTinyVits } from './tiny-vits';
 
 export const PIPER_ID = `piper-${TINY_PIPER.key}`;
@@ -24,26 +24,8 @@ const PIPER_DIR = 'en/en_US/tiny/medium';
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-export interface Misbehaviour {
-  /** The first answer for a path whose name ends so stops after half its bytes (the socket is destroyed). */
-  cutHalfway?: string;
-  /** Range headers are ignored: every answer is the whole file, 200. */
-  ignoreRange?: boolean;
-  /** Paths ending so are sent `bytes` (64 KiB unless said) at a time, this many ms apart. */
-  trickle?: { suffix: string; everyMs: number; bytes?: number };
-  /** Paths ending so are answered with these bytes instead. */
-  replace?: { suffix: string; bytes: Buffer };
-}
-
-export interface CatalogServer {
-  url: string;
+export interface CatalogServer extends FileServer {
   catalogUrl: string;
-  files: Map<string, Buffer>;
-  misbehave: Misbehaviour;
-  /** Body bytes sent per path, and the Range headers received. */
-  served: Map<string, number>;
-  ranges: string[];
-  close(): Promise<void>;
 }
 
 async function sherpaArchives(): Promise<Map<string, Buffer>> {
@@ -138,67 +120,9 @@ async function buildFiles(): Promise<Map<string, Buffer>> {
   return files;
 }
 
-function serve(server: CatalogServer, request: IncomingMessage, response: ServerResponse): void {
-  const name = decodeURIComponent(new URL(request.url!, server.url).pathname);
-  const replaced = server.misbehave.replace && name.endsWith(server.misbehave.replace.suffix) ? server.misbehave.replace.bytes : undefined;
-  const body = replaced ?? server.files.get(name);
-  if (!body) return void response.writeHead(404).end('not found');
-  const etag = `"${sha256(body).slice(0, 16)}"`;
-  let start = 0;
-  const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '');
-  if (request.headers.range) server.ranges.push(`${name} ${request.headers.range} if-range=${request.headers['if-range'] ?? ''}`);
-  const ifRangeOk = !request.headers['if-range'] || request.headers['if-range'] === etag;
-  if (range && !server.misbehave.ignoreRange && ifRangeOk) start = Number(range[1]);
-  if (start > body.length) return void response.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
-  const part = body.subarray(start);
-  response.writeHead(start > 0 ? 206 : 200, {
-    'content-length': part.length,
-    'accept-ranges': 'bytes',
-    etag,
-    ...(start > 0 ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
-  });
-  const count = (bytes: number) => server.served.set(name, (server.served.get(name) ?? 0) + bytes);
-  const { cutHalfway, trickle } = server.misbehave;
-  if (cutHalfway && name.endsWith(cutHalfway)) {
-    server.misbehave.cutHalfway = undefined;
-    const half = Math.floor(part.length / 2);
-    count(half);
-    return void response.write(part.subarray(0, half), () => setTimeout(() => response.destroy(), 50));
-  }
-  if (trickle && name.endsWith(trickle.suffix)) {
-    let at = 0;
-    const timer = setInterval(() => {
-      const piece = part.subarray(at, at + (trickle.bytes ?? 65_536));
-      at += piece.length;
-      count(piece.length);
-      if (at >= part.length) {
-        clearInterval(timer);
-        response.end(piece);
-      } else response.write(piece);
-    }, trickle.everyMs);
-    response.on('close', () => clearInterval(timer));
-    return;
-  }
-  count(part.length);
-  response.end(part);
-}
-
 export async function startCatalogServer(): Promise<CatalogServer> {
-  const files = await buildFiles();
-  const server: CatalogServer = {
-    url: '',
-    catalogUrl: '',
-    files,
-    misbehave: {},
-    served: new Map(),
-    ranges: [],
-    close: () => new Promise<void>((resolve) => http.close(() => resolve()).closeAllConnections()),
-  };
-  const http: Server = createServer((request, response) => serve(server, request, response));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  server.catalogUrl = `${server.url}/catalog.json`;
-  return server;
+  const server = await startFileServer(await buildFiles());
+  return Object.assign(server, { catalogUrl: `${server.url}/catalog.json` });
 }
 
 /**
