@@ -1,11 +1,15 @@
 /**
- * A look-ahead peak limiter that streams: gain, then no sample above `ceiling`. Each sample's
- * needed gain (ceiling / |x|, at most 1) is spread by a sliding minimum over ±L samples, released
+ * A look-ahead true-peak limiter that streams: gain, then no sample and no point between samples
+ * above `ceiling`. Each sample's level is its true level (true-peak.ts: the sample and the points
+ * ITU-R BS.1770's 4× interpolator puts after it, so that the peaks a player's reconstruction makes
+ * between samples are held too); its needed gain (ceiling / level, at most 1) is spread by a sliding minimum over ±L samples, released
  * exponentially, then averaged over L + 1 samples: every averaged value near a peak is at most that
  * peak's need, so the peak lands at or under the ceiling, and the gain moves smoothly (L = 4 ms,
  * no clicks). The output is delayed by 1.5 L inside and handed back aligned: as many samples out
  * as went in, in the same places.
  */
+
+import { TruePeakDetector } from './true-peak';
 
 const LOOKAHEAD_S = 0.004;
 const RELEASE_S = 0.08;
@@ -29,7 +33,9 @@ export class PeakLimiter {
   private index = 0;
   private emitted = 0;
   private pushed = 0;
-  private inputPeak = 0;
+  /** Levels come DELAY samples late: samples enter the limiter behind it. */
+  private readonly detector = new TruePeakDetector();
+  private received = 0;
 
   constructor(
     sampleRate: number,
@@ -53,7 +59,7 @@ export class PeakLimiter {
     const out = new Float32Array(samples.length);
     let written = 0;
     for (let i = 0; i < samples.length; i++) {
-      const value = this.step((samples[i]! / 32768) * this.gain);
+      const value = this.detect((samples[i]! / 32768) * this.gain);
       if (value !== null) out[written++] = value;
     }
     return out.subarray(0, written);
@@ -61,26 +67,38 @@ export class PeakLimiter {
 
   /** The samples still in the delay line. */
   finish(): Float32Array {
+    // the last DELAY samples leave the detector behind zeros
+    const flushed = new Float32Array(TruePeakDetector.DELAY);
+    let held = 0;
+    for (let k = 0; k < TruePeakDetector.DELAY; k++) {
+      const level = this.detector.push(0);
+      if (this.received + k < TruePeakDetector.DELAY) continue; // the sample before the first
+      const value = this.step(this.detector.delayed, level, true);
+      if (value !== null) flushed[held++] = value;
+    }
     const left = this.pushed - this.emitted;
     const out = new Float32Array(left);
     let written = 0;
     while (written < left) {
-      const value = this.step(0, false);
+      const value = this.step(0, 0, false);
       if (value !== null) out[written++] = value;
     }
-    return out;
+    if (held === 0) return out;
+    const all = new Float32Array(held + written);
+    all.set(flushed.subarray(0, held));
+    all.set(out, held);
+    return all;
   }
 
-  /** The largest sample after gain and before limiting: how far over the ceiling it went. */
-  get peakBeforeLimiting(): number {
-    return this.inputPeak;
+  /** A sample (after gain) into the detector; the one DELAY before it, with its level, into the limiter. */
+  private detect(x: number): number | null {
+    const level = this.detector.push(x);
+    return this.received++ < TruePeakDetector.DELAY ? null : this.step(this.detector.delayed, level, true);
   }
 
-  private step(x: number, real = true): number | null {
+  private step(x: number, level: number, real: boolean): number | null {
     const n = this.index++;
     if (real) this.pushed++;
-    const level = Math.abs(x);
-    if (level > this.inputPeak) this.inputPeak = level;
     this.delay[n % this.delay.length] = x;
     // sliding minimum of the needs over [m − L, m + L], m = n − L
     const need = level > this.ceiling ? this.ceiling / level : 1;
@@ -97,6 +115,12 @@ export class PeakLimiter {
     }
     if (m < 0) return null;
     const held = this.minValue[this.dequeHead]!;
+    if (m === 0) {
+      // before the first sample, the gain is the first one's: a peak at the very start is held too
+      this.released = held;
+      this.window.fill(held);
+      this.windowSum = held * this.window.length;
+    }
     this.released = Math.min(held, this.released + (1 - this.released) * this.release);
     const slot = m % this.window.length;
     this.windowSum += this.released - this.window[slot]!;

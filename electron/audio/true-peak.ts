@@ -30,23 +30,26 @@ const PHASES: readonly (readonly number[])[] = [
   ],
 ];
 
-/** Follows the true peak of a signal pushed in pieces of any size (samples as floats, full scale 1). */
-export class TruePeakMeter {
+/**
+ * Each sample's true level, as the limiter needs it: the largest of its magnitude and of the 3
+ * points the interpolator puts between it and the next sample. The filter is centred DELAY samples
+ * back, so the level of a sample is known DELAY pushes after it.
+ */
+export class TruePeakDetector {
+  static readonly DELAY = TAPS / 2;
   /**
    * The last TAPS samples twice over (a ring written at i and i + TAPS), so the window ending at
    * the newest sample is always contiguous: ring[head + 1 .. head + TAPS].
    */
   private readonly ring = new Float64Array(2 * TAPS);
   private head = TAPS - 1;
-  private pending = 0;
-  private peak = 0;
 
-  push(sample: number): void {
+  /** Takes a sample; returns the level of the one DELAY pushes before it (0 before the first). */
+  push(sample: number): number {
     this.head = this.head === TAPS - 1 ? 0 : this.head + 1;
     const ring = this.ring;
     ring[this.head] = sample;
     ring[this.head + TAPS] = sample;
-    if (this.pending < TAPS) this.pending++;
     const at = this.head + 1; // the window, oldest first: ring[at] … ring[at + 11]
     // unrolled: a loop over PHASES × TAPS runs several times slower in V8
     const x11 = ring[at]!,
@@ -61,6 +64,8 @@ export class TruePeakMeter {
       x2 = ring[at + 9]!,
       x1 = ring[at + 10]!,
       x0 = ring[at + 11]!;
+    // phase 0 is the sample x6 itself (to within the filter's ripple), phases 1–3 the points after it
+    let level = x6 < 0 ? -x6 : x6;
     for (const p of PHASES) {
       const acc =
         p[0]! * x0 +
@@ -75,17 +80,36 @@ export class TruePeakMeter {
         p[9]! * x9 +
         p[10]! * x10 +
         p[11]! * x11;
-      const level = acc < 0 ? -acc : acc;
-      if (level > this.peak) this.peak = level;
+      const magnitude = acc < 0 ? -acc : acc;
+      if (magnitude > level) level = magnitude;
     }
-    const level = sample < 0 ? -sample : sample;
+    return level;
+  }
+
+  /** The sample whose level the last push returned. */
+  get delayed(): number {
+    const at = this.head - TruePeakDetector.DELAY;
+    return this.ring[at < 0 ? at + TAPS : at]!;
+  }
+}
+
+/** Follows the true peak of a signal pushed in pieces of any size (samples as floats, full scale 1). */
+export class TruePeakMeter {
+  private readonly detector = new TruePeakDetector();
+  /** Samples pushed that the filter has not run past yet. */
+  private pending = false;
+  private peak = 0;
+
+  push(sample: number): void {
+    this.pending = true;
+    const level = this.detector.push(sample);
     if (level > this.peak) this.peak = level;
   }
 
   /** Runs the filter's tail out (zeros), so the last samples are interpolated too. */
   finish(): number {
-    for (let i = this.pending; i > 0; i--) this.push(0);
-    this.pending = 0;
+    if (this.pending) for (let i = 0; i < TAPS; i++) this.push(0);
+    this.pending = false;
     return this.peak;
   }
 

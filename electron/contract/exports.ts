@@ -38,15 +38,20 @@ export const EXPORT_JOB_GAP_MS = 1500;
 export const exportSeconds = (jobsSeconds: number, jobs: number, roomToneMs: number) =>
   jobsSeconds + (2 * roomToneMs + Math.max(0, jobs - 1) * EXPORT_JOB_GAP_MS) / 1000;
 
-/** An export's bitrate when none is asked for: speech at 64 kb/s is as clear in AAC as in MP3. */
-export const EXPORT_DEFAULT_KBPS = 64;
+/**
+ * An export's bitrate when none is asked for. MP3 (and the ZIP's MP3s) at 64 kb/s; M4B at 96: at
+ * 64 kb/s FFmpeg's AAC encoder, the one Orator has, makes frames whose decoded peaks pass the
+ * true-peak ceiling by up to 2 dB whatever the limiter does, and at 96 it was not seen to
+ * (docs/audiobook.md, "True peak after encoding").
+ */
+export const EXPORT_DEFAULT_KBPS: Readonly<Record<ExportFormat, number>> = { m4b: 96, mp3: 64, zip: 64 };
 
 /**
  * Upper estimate of an export's file: containers and codecs overshoot a bitrate (FFmpeg's AAC gives
  * 75–80 kb/s for 64 asked), so 1.5 × it. What the gateway checks the disk with before an export,
  * and what the studio shows before one.
  */
-export const estimateExportBytes = (seconds: number, kbps = EXPORT_DEFAULT_KBPS) => Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
+export const estimateExportBytes = (seconds: number, kbps: number) => Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
 
 const ExplicitChapter = Type.Object(
   {
@@ -74,7 +79,11 @@ const exportOptionFields = {
       description: `A JPEG or PNG image, base64, at most ${EXPORT_LIMITS.coverBytes} bytes`,
     }),
   ),
-  bitrate_kbps: Type.Optional(Type.Integer({ description: 'm4b: 16 to 256 (default 64); mp3 and zip: an MP3 bitrate (default 64)' })),
+  bitrate_kbps: Type.Optional(
+    Type.Integer({
+      description: `m4b: 16 to 256 (default ${EXPORT_DEFAULT_KBPS.m4b}; below 96 the true-peak ceiling may be passed); mp3 and zip: an MP3 bitrate (default ${EXPORT_DEFAULT_KBPS.mp3})`,
+    }),
+  ),
   loudness_target_lufs: Type.Optional(
     Type.Number({
       minimum: EXPORT_LIMITS.loudness.min,

@@ -186,7 +186,19 @@ export const ImportReport = Type.Object({
     },
     { description: "What the file says of itself (DOCX core properties, EPUB package metadata, a Markdown file's YAML)" },
   ),
-  notes: Type.Array(Type.String(), { description: 'What a narrator should know: headings left out, a cover not taken' }),
+  voice: Type.Optional(
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        reason: Type.String({ description: 'Why, in words: "the book\'s language, de-DE"' }),
+      },
+      { description: "The voice the project was given when it was made without one: one of the book's language when installed" },
+    ),
+  ),
+  notes: Type.Array(Type.String(), {
+    description: "What a narrator should know: headings left out, a cover not taken, no voice of the book's language",
+  }),
 });
 export type ImportReport = Static<typeof ImportReport>;
 

@@ -22,12 +22,17 @@ export interface Block {
   front?: FrontKind;
   /** A heading that opens an EPUB document: a chapter at least. */
   opens?: true;
+  /** Text the document styles as the book's title (Word's Title style): a title page's line. */
+  bookTitle?: true;
 }
 
 /** Marks a heading's paragraph in the text htmlText makes; removed from the manuscript first. */
 const HEADING_MARK = '\u0001';
 /** The text a reader gives a heading with no words that its converter would drop (docx.ts). */
 export const EMPTY_HEADING = '\u0002';
+/** What a reader puts before a paragraph styled as the book's title or subtitle (docx.ts). */
+export const TITLE_MARK = '\u0003';
+export const SUBTITLE_MARK = '\u0004';
 
 /** Lines of running text that are headings: "Chapter N", "Part N". */
 function lineHeading(line: string): Block | null {
@@ -48,6 +53,9 @@ export function htmlBlocks(markup: string, front?: FrontKind): Block[] {
     if (paragraph.startsWith(HEADING_MARK)) {
       const words = paragraph.slice(2).replaceAll(EMPTY_HEADING, '').replace(/\s+/g, ' ');
       blocks.push({ heading: Number(paragraph[1]), text: withoutTrailingPunctuation(words) });
+    } else if (paragraph.startsWith(TITLE_MARK) || paragraph.startsWith(SUBTITLE_MARK)) {
+      const text = paragraph.slice(1).replace(/\s+/g, ' ').trim();
+      if (text) blocks.push({ text, front: 'title page', ...(paragraph.startsWith(TITLE_MARK) ? { bookTitle: true as const } : {}) });
     } else if (paragraph) blocks.push({ ...(lineHeading(paragraph) ?? { text: paragraph }), ...(front ? { front } : {}) });
   }
   return blocks;

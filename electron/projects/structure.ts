@@ -27,7 +27,10 @@ export interface StructureReport {
 export interface Book {
   chapters: ManuscriptChapter[];
   report: StructureReport;
-  /** A lone heading above the chapters that names the book, when the file has no title of its own. */
+  /**
+   * What names the book in its text, when its file's properties do not: a paragraph in Word's
+   * Title style, else a lone heading above the chapters.
+   */
   title?: string;
 }
 
@@ -90,7 +93,10 @@ export function readStructure(blocks: Block[], book: BookFacts): Book {
   const above = spoken.filter((h) => h.heading !== undefined && levelOf(h, level) < level);
   // a lone heading over everything, no "Part N": the book's title, as a title page says it
   const loneTitle = above.length === 1 && isBookTitle(spoken, above[0]!) && !isPartLine(above[0]!.text) ? above[0] : undefined;
-  const cutter = new Cutter(report, { ...book, untitled: book.title ?? loneTitle?.text ?? book.untitled });
+  // Word's Title style names the book where its properties do not
+  const styledTitle = blocks.find((block) => block.bookTitle)?.text;
+  const title = styledTitle ?? loneTitle?.text;
+  const cutter = new Cutter(report, { ...book, untitled: book.title ?? title ?? book.untitled });
   spoken.forEach((block, i) => {
     if (block.heading === undefined) return cutter.text(block);
     const at = levelOf(block, level);
@@ -107,7 +113,7 @@ export function readStructure(blocks: Block[], book: BookFacts): Book {
     if (titlesBook && !cutter.begun) return cutter.text({ text: block.text, front: 'title page' });
     cutter.chapter(block.text);
   });
-  return { chapters: cutter.finish(), report, ...(loneTitle ? { title: loneTitle.text } : {}) };
+  return { chapters: cutter.finish(), report, ...(title ? { title } : {}) };
 }
 
 /** Cuts blocks into chapters as structure.ts's rules call it. */

@@ -269,7 +269,7 @@ const exportDiskKey = (id: string) => `export:${id}`;
 const EXPORT_WORDING = { what: 'This export', advice: 'Free some space, or delete finished exports or jobs.' };
 
 function specOf(request: ExportRequest): ExportSpec {
-  const bitrateKbps = request.bitrate_kbps ?? EXPORT_DEFAULT_KBPS;
+  const bitrateKbps = request.bitrate_kbps ?? EXPORT_DEFAULT_KBPS[request.format];
   const problem = bitrateProblem(request.format === 'm4b' ? 'm4a' : 'mp3', bitrateKbps);
   if (problem) throw new ApiError('invalid_request', problem);
   return {

@@ -32,11 +32,11 @@ import type { ExportHold } from './exports';
 import type { JobService, SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
 import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress, projectView } from './project-chapters';
-import { bookAuthor, importedBook } from './project-import';
+import { bookAuthor, importedBook, voiceForBook } from './project-import';
 import { chaptersAfter } from './project-manuscript';
 import { RenderKeys, type RevisedLexicon } from './render-keys';
 import type { SynthesisService } from './synthesis';
-import type { Voices } from './voices';
+import type { BookVoices } from './voices';
 import { assertRoomToRender, projectDisk, type DiskChapter } from './project-disk';
 import { dropJobs } from './drop-jobs';
 import { definedOnly, KeyedSerial } from './serial';
@@ -46,7 +46,7 @@ const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export interface ProjectDeps {
   store: ProjectStore;
   jobStore: JobStore;
-  voices: Voices;
+  voices: BookVoices;
   synthesis: SynthesisService;
   jobs: JobService;
   lexicon?: RevisedLexicon | undefined;
@@ -92,8 +92,10 @@ export class ProjectService {
       );
     }
     const { manuscript, ...change } = body;
-    const cut = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
-    const defaults = { title: cut.title, author: bookAuthor(cut), voice: '', ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT };
+    const read = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
+    // no voice asked for: one of the book's language, and the report says so
+    const cut = change.voice ? { ...read, voice: '' } : voiceForBook(this.deps.voices, read);
+    const defaults = { title: cut.title, author: bookAuthor(cut), voice: cut.voice, ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT };
     const settings = this.checked(defaults, change);
     const now = new Date().toISOString();
     const book = importedBook(manuscript, cut);

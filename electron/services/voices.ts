@@ -4,7 +4,7 @@
  * name beside `engine`, or a name of the `openai_voices` setting (then of its defaults), which
  * stands for the voice it maps to.
  */
-import { ApiError, DEFAULT_OPENAI_VOICES } from '../contract';
+import { ApiError, DEFAULT_OPENAI_VOICES, type Voice } from '../contract';
 import type { EngineRegistry, ResolvedVoice } from '../engines/registry';
 
 export interface VoiceRequest {
@@ -17,7 +17,18 @@ export interface Voices {
   resolve(request: VoiceRequest): ResolvedVoice;
 }
 
-export class VoiceResolver implements Voices {
+/** And what projects need: a voice for a book's language. */
+export interface BookVoices extends Voices {
+  forLanguage(language: string): LanguageVoice | undefined;
+}
+
+/** An installed voice for a language, and how near its own language is: the same tag, or the same language. */
+export interface LanguageVoice {
+  voice: Voice;
+  match: 'exact' | 'language';
+}
+
+export class VoiceResolver implements BookVoices {
   constructor(
     private readonly registry: EngineRegistry,
     /** The openai_voices setting, read at every request so that a change applies at once. */
@@ -41,6 +52,30 @@ export class VoiceResolver implements Voices {
       if (!(error instanceof ApiError)) throw error;
     }
     return this.registry.resolve(engine === undefined ? {} : { engine });
+  }
+
+  /**
+   * An installed voice that speaks `language` (BCP 47, as a book's file gives it: "de-DE", "en",
+   * "pt_BR"): one of the same tag first, else one of the same language, the engine's default
+   * voice or a voice of the bare language ("de" for "de-AT") before a regional one; engines in the
+   * registry's order (the default engine first). Undefined when no voice speaks it.
+   */
+  forLanguage(language: string): LanguageVoice | undefined {
+    const wanted = language.trim().replace(/_/g, '-').toLowerCase();
+    const primary = wanted.split('-')[0];
+    if (!primary) return undefined;
+    let best: { voice: Voice; rank: number } | undefined;
+    for (const engine of this.registry.summaries()) {
+      if (!engine.available) continue;
+      for (const voice of this.registry.detail(engine.id).voices) {
+        const tag = voice.language.toLowerCase();
+        if (tag.split('-')[0] !== primary) continue;
+        const rank = tag === wanted ? 0 : voice.id === engine.defaultVoice || tag === primary ? 1 : 2;
+        if (!best || rank < best.rank) best = { voice, rank };
+        if (rank === 0) return { voice, match: 'exact' };
+      }
+    }
+    return best && { voice: best.voice, match: 'language' };
   }
 
   /** The voice id a name of the map stands for (the setting, then the defaults); undefined for any other name. */

@@ -31,14 +31,15 @@ export function bookMarkdown(words = BOOK_WORDS): string {
   return lines.join('\n');
 }
 
-/** What pandoc makes of `markdown`: a .docx or .epub file's bytes. */
-export function pandoc(markdown: string, format: 'docx' | 'epub'): Buffer {
+/** What pandoc makes of `markdown`: a .docx or .epub file's bytes; `metadata`: more of pandoc's "key=value". */
+export function pandoc(markdown: string, format: 'docx' | 'epub', metadata: string[] = []): Buffer {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orator-book-'));
   try {
     const source = path.join(dir, 'book.md');
     const target = path.join(dir, `book.${format}`);
     writeFileSync(source, markdown);
-    execFileSync('pandoc', ['-f', 'markdown', '-t', format, '--metadata', 'title=The Book of Licences', '-o', target, source]);
+    const extra = metadata.flatMap((field) => ['--metadata', field]);
+    execFileSync('pandoc', ['-f', 'markdown', '-t', format, '--metadata', 'title=The Book of Licences', ...extra, '-o', target, source]);
     return readFileSync(target);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,10 @@ import { strToU8, zipSync } from 'fflate';
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-/** A minimal Word document as Word writes one: paragraphs, each with its style and text runs. */
+/**
+ * A minimal Word document as Word writes one: paragraphs, each with its style and text runs. Its
+ * styles: Heading1, Heading2, Title, Subtitle, and Titel (German Word's id of the Title style).
+ */
 export function docx(paragraphs: { style?: string; runs: string[] }[]): Uint8Array {
   const body = paragraphs
     .map(
@@ -23,7 +26,7 @@ export function docx(paragraphs: { style?: string; runs: string[] }[]): Uint8Arr
       `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     ),
     'word/styles.xml': strToU8(
-      `<?xml version="1.0"?><w:styles xmlns:w="${W}">${style('Heading1', 'heading 1')}${style('Heading2', 'heading 2')}</w:styles>`,
+      `<?xml version="1.0"?><w:styles xmlns:w="${W}">${style('Heading1', 'heading 1')}${style('Heading2', 'heading 2')}${style('Title', 'Title')}${style('Subtitle', 'Subtitle')}${style('Titel', 'Title')}</w:styles>`,
     ),
     'word/document.xml': strToU8(`<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`),
   });

@@ -1,21 +1,21 @@
 /**
  * Loudness normalisation of a whole book: measure it (ITU-R BS.1770-4), apply one gain to reach
- * the target, and keep the true peak under the ceiling with a look-ahead limiter rather than by
- * lowering the gain (speech synthesized at full scale would otherwise end far below an audiobook
- * target). The limiter aims LIMITER_MARGIN_DB under the ceiling: inter-sample peaks and lossy
- * encoding lift peaks by a few tenths of a dB. When it acts, limiting takes loudness away: the
- * limited book is measured again and the gain corrected, up to CORRECTIONS times, until it is
- * within CLOSE_ENOUGH_LU of the target.
+ * the target, and keep the true peak at or under the limit with a look-ahead true-peak limiter
+ * rather than by lowering the gain (speech synthesized at full scale would otherwise end far below
+ * an audiobook target). The limit is the goal's: an export asks for its ceiling less the headroom
+ * its codec needs (headroom.ts). When the limiter acts, limiting takes loudness away: the limited
+ * book is measured again and the gain corrected, up to CORRECTIONS times, until it is within
+ * CLOSE_ENOUGH_LU of the target.
  */
 import { LoudnessMeter, type LoudnessReport } from '../../audio/loudness';
 import { PeakLimiter } from '../../audio/limiter';
 
-export const LIMITER_MARGIN_DB = 1;
 const CORRECTIONS = 4;
 const CLOSE_ENOUGH_LU = 0.15;
 
 export interface LoudnessGoal {
   targetLufs: number;
+  /** The true peak the limiter holds the samples to. */
   ceilingDbtp: number;
 }
 
@@ -38,7 +38,7 @@ export async function planGain(book: Samples, sampleRate: number, goal: Loudness
   const measured = meter.finish();
   // silence stays silence: no gain can bring it to a loudness
   const gainDb = Number.isFinite(measured.integratedLufs) ? goal.targetLufs - measured.integratedLufs : 0;
-  const limited = measured.truePeakDbtp + gainDb > goal.ceilingDbtp - LIMITER_MARGIN_DB;
+  const limited = measured.truePeakDbtp + gainDb > goal.ceilingDbtp;
   return { measured, gainDb, limited };
 }
 
@@ -54,15 +54,21 @@ export async function correctForLimiting(
   onSamples: (pass: number, n: number) => void,
 ): Promise<GainPlan> {
   let gainDb = plan.gainDb;
+  let before: { gainDb: number; lufs: number } | undefined;
   for (let pass = 0; pass < CORRECTIONS; pass++) {
     const meter = new LoudnessMeter(sampleRate, { truePeak: false });
     for await (const piece of conditioned(book(), sampleRate, goal, gainDb)) {
       meter.push(piece);
       onSamples(pass, piece.length);
     }
-    const miss = goal.targetLufs - meter.finish().integratedLufs;
+    const lufs = meter.finish().integratedLufs;
+    const miss = goal.targetLufs - lufs;
     if (!Number.isFinite(miss)) break;
-    gainDb += miss;
+    // a dB of gain adds less than a LU when the limiter holds the peaks: the step is scaled by
+    // what the last one gave (a secant), or a limiter working hard is never caught up with
+    const step = before && Math.abs(gainDb - before.gainDb) > 0.01 ? (lufs - before.lufs) / (gainDb - before.gainDb) : 1;
+    before = { gainDb, lufs };
+    gainDb += miss / Math.min(1, Math.max(0.1, step));
     if (Math.abs(miss) < CLOSE_ENOUGH_LU) break;
   }
   return { ...plan, gainDb };
@@ -70,7 +76,7 @@ export async function correctForLimiting(
 
 /** The book after gain and limiting, as 16-bit samples, as long as it was. */
 export async function* conditioned(book: AsyncIterable<Int16Array>, sampleRate: number, goal: LoudnessGoal, gainDb: number) {
-  const limiter = new PeakLimiter(sampleRate, fromDb(gainDb), fromDb(goal.ceilingDbtp - LIMITER_MARGIN_DB));
+  const limiter = new PeakLimiter(sampleRate, fromDb(gainDb), fromDb(goal.ceilingDbtp));
   for await (const piece of book) yield toInt16(limiter.push(piece));
   yield toInt16(limiter.finish());
 }

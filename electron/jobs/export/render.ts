@@ -10,6 +10,7 @@ import type { ExportFormat } from '../../contract';
 import { cuesOf, formatSubtitles, type Cue } from '../subtitles';
 import { bookSamples, layOut, type BookLayout, type BookPart } from './book-audio';
 import { planChapters, type ChapterRule } from './chapters';
+import { encodingHeadroomDb } from './headroom';
 import { conditioned, correctForLimiting, planGain, type LoudnessGoal } from './normalise';
 import { m4bSink, mp3Sink, zipSink, type SinkChapter } from './sinks';
 
@@ -77,10 +78,13 @@ export async function renderExport(
     return (n: number) => onProgress(from + ((to - from) * Math.min(total, (done += n))) / total);
   };
 
-  const first = await planGain(book, layout.sampleRate, spec.goal, progressOver(0, 0.2));
+  // the samples are held under the ceiling by what the codec adds to peaks: the file stays under it
+  const headroom = encodingHeadroomDb(spec.format, spec.bitrateKbps, layout.sampleRate);
+  const goal = { ...spec.goal, ceilingDbtp: spec.goal.ceilingDbtp - headroom };
+  const first = await planGain(book, layout.sampleRate, goal, progressOver(0, 0.2));
   // up to four correction passes share 0.2 to 0.5; encoding takes the rest
   const passes = [0, 1, 2, 3].map((k) => progressOver(0.2 + 0.075 * k, 0.275 + 0.075 * k));
-  const gain = first.limited ? await correctForLimiting(book, layout.sampleRate, spec.goal, first, (k, n) => passes[k]!(n)) : first;
+  const gain = first.limited ? await correctForLimiting(book, layout.sampleRate, goal, first, (k, n) => passes[k]!(n)) : first;
   const encodeProgress = progressOver(first.limited ? 0.5 : 0.2, 1);
 
   const partial = `${files.audio}.partial`;
@@ -97,7 +101,7 @@ export async function renderExport(
   const sink = await (spec.format === 'm4b' ? m4bSink(options) : spec.format === 'mp3' ? mp3Sink(options) : zipSink(options));
   const meter = new LoudnessMeter(layout.sampleRate);
   try {
-    for await (const piece of conditioned(book(), layout.sampleRate, spec.goal, gain.gainDb)) {
+    for await (const piece of conditioned(book(), layout.sampleRate, goal, gain.gainDb)) {
       meter.push(piece);
       await sink.push(piece);
       encodeProgress(piece.length);

@@ -45,8 +45,8 @@ export function useExportChoices() {
 }
 
 /** Whether a book of `seconds` fits in `freeBytes` (unknown: assumed to). */
-export const exportFits = (seconds: number, freeBytes: number | undefined) =>
-  freeBytes === undefined || estimateExportBytes(seconds) <= freeBytes;
+export const exportFits = (seconds: number, format: ExportFormat, freeBytes: number | undefined) =>
+  freeBytes === undefined || estimateExportBytes(seconds, EXPORT_DEFAULT_KBPS[format]) <= freeBytes;
 
 interface Props {
   choices: ExportChoices;
@@ -59,7 +59,9 @@ interface Props {
 
 /** Format, loudness, true peak, room tone and cover; then what the file will take on disk. */
 export function ExportOptionsFields({ choices, onChange, bookSeconds, freeBytes }: Props) {
-  const bytes = estimateExportBytes(bookSeconds);
+  const kbps = EXPORT_DEFAULT_KBPS[choices.format];
+  const bytes = estimateExportBytes(bookSeconds, kbps);
+  const fits = exportFits(bookSeconds, choices.format, freeBytes);
   const { roomToneMs } = EXPORT_LIMITS;
   return (
     <>
@@ -105,12 +107,10 @@ export function ExportOptionsFields({ choices, onChange, bookSeconds, freeBytes 
       <label>
         Cover <input type="file" accept="image/jpeg,image/png" onChange={(e) => onChange({ cover: e.target.files?.[0] ?? null })} />
       </label>
-      <p className={`hint export-size${exportFits(bookSeconds, freeBytes) ? '' : ' error'}`}>
-        {`The file: up to ${formatBytes(bytes)} at ${EXPORT_DEFAULT_KBPS} kb/s, with captions (WebVTT, SubRip)`}
+      <p className={`hint export-size${fits ? '' : ' error'}`}>
+        {`The file: up to ${formatBytes(bytes)} at ${kbps} kb/s, with captions (WebVTT, SubRip)`}
         {freeBytes !== undefined &&
-          (exportFits(bookSeconds, freeBytes)
-            ? `; ${formatBytes(freeBytes)} free.`
-            : `, and only ${formatBytes(freeBytes)} are free: free some disk space first.`)}
+          (fits ? `; ${formatBytes(freeBytes)} free.` : `, and only ${formatBytes(freeBytes)} are free: free some disk space first.`)}
       </p>
     </>
   );

@@ -17,7 +17,7 @@ export function ProjectExport({ project, disk, onError }: { project: Project; di
   const { made, running, follow, download, subtitles } = useExport(onError);
   const ready = project.chapters.every((c) => c.status === 'done' && !c.needs_render);
   const seconds = exportSeconds(disk?.book_seconds ?? 0, project.chapters.length, choices.roomToneMs);
-  const fits = exportFits(seconds, disk?.free_bytes);
+  const fits = exportFits(seconds, choices.format, disk?.free_bytes);
 
   const start = async () => {
     try {
