@@ -94,7 +94,7 @@ export class SettingsService {
     const reasons = locked.map((name) => `${name} is set by ${this.setBy(name)}`);
     throw new ApiError(
       'setting_locked',
-      `Not saved: ${reasons.join('; ')} for this run, so it cannot be changed here. Change it where Orator is started.`,
+      `Not saved: ${reasons.join('; ')} for this run, so ${locked.length === 1 ? 'it' : 'they'} cannot be changed here. Change ${locked.length === 1 ? 'it' : 'them'} where Orator is started.`,
     );
   }
 
