@@ -26,7 +26,8 @@ function startupLine(gateway: Gateway, keySource: string | undefined, terminal: 
 
 async function main() {
   const config = { ...configFromArgs(process.argv.slice(2)), staticDir: fileURLToPath(new URL('./renderer', import.meta.url)) };
-  if (!LOOPBACK_HOSTS.includes(config.host)) {
+  // only --host or ORATOR_HOST choose the bind address; without either it is loopback
+  if (config.host !== undefined && !LOOPBACK_HOSTS.includes(config.host)) {
     console.warn(`Warning: binding to ${config.host} exposes the gateway beyond this machine; anyone with the API key can use it.`);
   }
   if (config.apiKeySource === ARGV_KEY_SOURCE) {

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   export_failed: 409,
   license_not_accepted: 409,
   voice_not_pinned: 409,
+  setting_locked: 409,
   audio_expired: 410,
   audio_missing: 410,
   job_gone: 410,

@@ -61,8 +61,26 @@ export type SettingName = keyof Settings;
 export const SettingsUpdate = Type.Omit(Settings, ['host'], { additionalProperties: false });
 export type SettingsUpdate = Static<typeof SettingsUpdate>;
 
+/** Where a setting's value comes from; each wins over those before it: default < saved < env < flag. */
+export const SettingSource = Type.Union([Type.Literal('default'), Type.Literal('saved'), Type.Literal('env'), Type.Literal('flag')]);
+export type SettingSource = Static<typeof SettingSource>;
+
+export const SettingOrigin = Type.Object({
+  source: SettingSource,
+  set_by: Type.Optional(
+    Type.String({ description: 'The flag or environment variable that set it for this run, e.g. "--retention-hours"' }),
+  ),
+  editable: Type.Boolean({
+    description: 'PUT /settings (and the desktop app) may change it: not the bind address, nor what a flag or variable set',
+  }),
+});
+export type SettingOrigin = Static<typeof SettingOrigin>;
+
 export const SettingsView = Type.Object({
   settings: Settings,
+  sources: Type.Record(Type.KeyOf(Settings), SettingOrigin, {
+    description: 'Where each value comes from: its default, settings.json, an environment variable or a flag of this run',
+  }),
   restart_required: Type.Array(Type.String(), {
     description: 'Saved settings that differ from what the running gateway uses; they apply at the next start',
   }),

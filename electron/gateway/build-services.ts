@@ -16,8 +16,6 @@ import { VoiceLibraryService } from '../services/voice-library';
 import { DocumentReader } from '../projects/document-reader';
 import { CatalogStore } from '../voices/catalog';
 import { clearStaging } from '../voices/installer';
-import { configFromArgs } from './config';
-import { settingsOf } from './config-settings';
 import type { Disposers } from './disposers';
 import type { Core } from './open-core';
 
@@ -39,8 +37,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const { config, saved, keys, registry, runner, store, disk } = core;
   const settings = new SettingsService({
     dataDir: config.dataDir,
-    running: settingsOf(config, saved),
-    defaults: settingsOf(configFromArgs([], {})),
+    running: core.settings,
     saved,
     apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (keys.api = key) },
     vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },

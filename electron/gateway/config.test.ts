@@ -5,25 +5,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { SETTING_BOUNDS, Settings } from '../contract/settings';
 import { defaultDataDir } from '../storage/data-dir';
-import { bodyLimitFor, configFromArgs, DEFAULTS } from './config';
+import { defaultSettings, fromConfig, SETTINGS_TABLE } from '../settings/table';
+import { bodyLimitFor, configFromArgs } from './config';
+
+const MAX_TEXT_LENGTH = SETTINGS_TABLE.max_text_length.default();
 import { allowedHosts } from './plugins/host-check';
 
 describe('configFromArgs', () => {
-  it('has safe defaults', () => {
+  it('has safe defaults, and gives no setting that no flag or variable gave', () => {
     const config = configFromArgs([], { XDG_CONFIG_HOME: '/cfg' });
-    expect(config).toMatchObject({
-      host: '127.0.0.1',
-      port: 5700,
-      inlineThreshold: 1000,
-      maxTextLength: 2_000_000,
-      dataDir: '/cfg/Orator',
-    });
+    expect(config.dataDir).toBe('/cfg/Orator');
+    expect(fromConfig(config)).toEqual({});
+    expect(config.givenBy).toEqual({});
+    expect(defaultSettings()).toMatchObject({ host: '127.0.0.1', port: 5700, inline_threshold: 1000, max_text_length: 2_000_000 });
     expect(config.apiKey).toBeUndefined();
     expect(config.bodyLimit).toBeUndefined(); // follows the maximum text length: bodyLimitFor
   });
 
   it('sizes the body limit for the longest text in the most escaped JSON', () => {
-    const astral = '𝔸'.repeat(DEFAULTS.maxTextLength);
+    const astral = '𝔸'.repeat(MAX_TEXT_LENGTH);
     expect(
       Buffer.byteLength(
         JSON.stringify({ text: astral }).replace(
@@ -31,20 +31,38 @@ describe('configFromArgs', () => {
           (c) => `\\u${c.charCodeAt(0).toString(16)}\\u${c.charCodeAt(1).toString(16)}`,
         ),
       ),
-    ).toBeLessThanOrEqual(bodyLimitFor(DEFAULTS.maxTextLength));
+    ).toBeLessThanOrEqual(bodyLimitFor(MAX_TEXT_LENGTH));
   });
 
-  it('takes flags over environment', () => {
+  it('takes flags over environment, and records which gave each setting', () => {
     const env = { ORATOR_HOST: '::1', ORATOR_PORT: '6000', ORATOR_DATA_DIR: '/env', ORATOR_API_KEY: 'env-key' };
-    expect(configFromArgs([], env)).toMatchObject({ host: '::1', port: 6000, dataDir: '/env', apiKey: 'env-key' });
+    expect(configFromArgs([], env)).toMatchObject({
+      host: '::1',
+      port: 6000,
+      dataDir: '/env',
+      apiKey: 'env-key',
+      givenBy: { host: { source: 'env', name: 'ORATOR_HOST' }, port: { source: 'env', name: 'ORATOR_PORT' } },
+    });
     const flags = ['--host', '127.0.0.2', '--port', '0', '--data-dir', '/flag', '--api-key', 'k', '--inline-threshold', '50'];
-    expect(configFromArgs(flags, env)).toMatchObject({ host: '127.0.0.2', port: 0, dataDir: '/flag', apiKey: 'k', inlineThreshold: 50 });
+    const config = configFromArgs(flags, env);
+    expect(config).toMatchObject({ host: '127.0.0.2', port: 0, dataDir: '/flag', apiKey: 'k', inlineThreshold: 50 });
+    expect(config.givenBy).toEqual({
+      host: { source: 'flag', name: '--host' },
+      port: { source: 'flag', name: '--port' },
+      inline_threshold: { source: 'flag', name: '--inline-threshold' },
+    });
+    // an empty variable is no value: ORATOR_HOST= must not bind every interface
+    expect(configFromArgs([], { ORATOR_HOST: '', ORATOR_PORT: '' }).givenBy).toEqual({});
   });
 
   it('refuses bad values and unknown flags', () => {
     expect(() => configFromArgs(['--port', 'abc'], {})).toThrow('--port');
     expect(() => configFromArgs(['--inline-threshold', '0'], {})).toThrow('--inline-threshold');
     expect(() => configFromArgs(['--colour'], {})).toThrow();
+    expect(() => configFromArgs([], { ORATOR_PORT: '70000' })).toThrow('ORATOR_PORT must be an integer from 0 to 65535, got "70000"');
+    expect(() => configFromArgs(['--host', 'a host'], {})).toThrow(/^--host is not a valid value/);
+    expect(() => configFromArgs(['--models-dir', 'voices'], {})).toThrow('--models-dir must be an absolute path, got "voices"');
+    expect(() => configFromArgs(['--engine-executable', 'piper'], {})).toThrow('--engine-executable must be <engine id>=<absolute path>');
   });
 
   describe('--api-key-file', () => {

@@ -1,15 +1,20 @@
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SETTING_BOUNDS } from '../contract/settings';
-import { DEFAULT_INLINE_THRESHOLD, PREVIEW_MAX_CHARS } from '../contract/synthesis';
+import { PREVIEW_MAX_CHARS } from '../contract/synthesis';
+import { givenSettings, settingFlagOptions, type GivenSettings } from '../settings/given';
+import { asConfig, type ConfigSettings } from '../settings/table';
+import { integer } from '../settings/text-values';
 import { defaultDataDir } from '../storage/data-dir';
 import { apiKeyOverride } from './api-key';
 
-export interface GatewayConfig {
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
+/**
+ * How the gateway starts. The settings (ConfigSettings: `port`, `inlineThreshold`, ...) are those
+ * given for this run, by flag, variable or in code; the ones left out come from settings.json or
+ * their default (settings/resolve.ts), and the core runs with them all (RunningConfig).
+ */
+export interface GatewayConfig extends Partial<ConfigSettings> {
+  /** Which flag or variable gave each setting given; a setting given without an entry counts as set by its flag. */
+  givenBy?: GivenSettings['givenBy'];
   dataDir: string;
   /** Overrides the stored key: --api-key-file, --api-key, ORATOR_API_KEY_FILE or ORATOR_API_KEY. */
   apiKey?: string | undefined;
@@ -17,13 +22,9 @@ export interface GatewayConfig {
   apiKeySource?: string | undefined;
   /** The file apiKey was read from, when it came from one. */
   apiKeyFile?: string | undefined;
-  inlineThreshold: number;
-  maxTextLength: number;
   previewMaxChars: number;
   /** Request body limit in bytes (bigger bodies get 413 payload_too_large); default: bodyLimitFor(maxTextLength). */
   bodyLimit?: number | undefined;
-  /** Worker threads (and concurrent job chunks); default: one per core. */
-  workers: number;
   maxQueuedJobs: number;
   /** Characters of all unfinished jobs together before new ones are refused. */
   maxQueuedChars: number;
@@ -31,12 +32,6 @@ export interface GatewayConfig {
   minFreeBytes: number;
   /** How long one synthesis (an inline request, a job chunk) may run before its engine is stopped. */
   engineTimeoutMs: number;
-  /** Hours the audio of every new job is kept; 0 (the default) keeps it until deleted. */
-  retentionHours: number;
-  /** The folder of user-supplied voice models; '' scans the default folders (defaultModelDirs). */
-  modelsDir: string;
-  /** A system engine's program by engine id, where it is not on PATH. */
-  engineExecutables: Record<string, string>;
   /**
    * Where job chunks are synthesized: undefined for the embedded queue (this machine's engines,
    * SQLite only), or a redis:// or rediss:// URL for worker hosts behind BullMQ (docs/scale.md).
@@ -48,16 +43,14 @@ export interface GatewayConfig {
   staticDir?: string | undefined;
 }
 
+/** The config the core runs with: every setting filled in. */
+export type RunningConfig = GatewayConfig & ConfigSettings;
+
 export const DEFAULTS = {
-  host: '127.0.0.1',
-  port: 5700,
-  inlineThreshold: DEFAULT_INLINE_THRESHOLD,
-  maxTextLength: 2_000_000,
   previewMaxChars: PREVIEW_MAX_CHARS,
   maxQueuedJobs: 1000,
   // ten books of the longest text: a bound on the queue's database and disk, not on memory
   maxQueuedChars: 20_000_000,
-  retentionHours: 0,
   engineTimeoutS: 120,
   minFreeMb: 256,
 } as const;
@@ -70,67 +63,35 @@ export function bodyLimitFor(maxTextLength: number): number {
   return 12 * maxTextLength + 64 * 1024;
 }
 
-interface Bounds {
-  minimum: number;
-  maximum?: number;
-}
-
-export function integer(name: string, value: string | undefined, fallback: number, { minimum, maximum = Infinity }: Bounds): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < minimum || n > maximum) {
-    const range = maximum === Infinity ? `≥ ${minimum}` : `from ${minimum} to ${maximum}`;
-    throw new Error(`${name} must be an integer ${range}, got "${value}"`);
-  }
-  return n;
-}
-
-/** Flags win over environment variables, which win over defaults. */
+/** Flags win over environment variables; the settings' flags and variables are the settings table's. */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const { values } = parseArgs({
     args: argv,
     options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
+      ...settingFlagOptions(),
       'data-dir': { type: 'string' },
       'api-key': { type: 'string' },
       'api-key-file': { type: 'string' },
-      'inline-threshold': { type: 'string' },
-      'max-text-length': { type: 'string' },
-      workers: { type: 'string' },
       'max-queued-jobs': { type: 'string' },
       'max-queued-chars': { type: 'string' },
-      'retention-hours': { type: 'string' },
       'engine-timeout': { type: 'string' },
       'min-free-mb': { type: 'string' },
-      'models-dir': { type: 'string' },
-      'engine-executable': { type: 'string', multiple: true },
       queue: { type: 'string' },
       'worker-token-file': { type: 'string' },
     },
     strict: true,
   });
+  const given = givenSettings(values, env);
   return {
-    host: values.host ?? env.ORATOR_HOST ?? DEFAULTS.host,
-    port: integer('--port', values.port ?? env.ORATOR_PORT, DEFAULTS.port, { minimum: 0, maximum: 65535 }),
+    ...asConfig(given.values),
+    givenBy: given.givenBy,
     dataDir: path.resolve(values['data-dir'] ?? env.ORATOR_DATA_DIR ?? defaultDataDir(process.platform, env)),
     ...apiKeyOverride({ file: values['api-key-file'], key: values['api-key'] }, env),
-    inlineThreshold: integer('--inline-threshold', values['inline-threshold'], DEFAULTS.inlineThreshold, SETTING_BOUNDS.inline_threshold),
-    maxTextLength: integer('--max-text-length', values['max-text-length'], DEFAULTS.maxTextLength, SETTING_BOUNDS.max_text_length),
     previewMaxChars: DEFAULTS.previewMaxChars,
-    workers: integer(
-      '--workers',
-      values.workers,
-      Math.min(os.availableParallelism(), SETTING_BOUNDS.workers.maximum),
-      SETTING_BOUNDS.workers,
-    ),
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
     maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
-    retentionHours: integer('--retention-hours', values['retention-hours'], DEFAULTS.retentionHours, SETTING_BOUNDS.retention_hours),
     minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
-    modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
-    engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map(engineExecutable)),
     queue: queueUrl(values.queue ?? env.ORATOR_QUEUE),
     workerTokenFile: optionalPath(values['worker-token-file'] ?? env.ORATOR_WORKER_TOKEN_FILE),
   };
@@ -154,16 +115,4 @@ export function queueUrl(given: string | undefined): string | undefined {
 
 function optionalPath(given: string | undefined): string | undefined {
   return given ? path.resolve(given) : undefined;
-}
-
-export function absolute(flag: string, file: string): string {
-  if (!path.isAbsolute(file)) throw new Error(`${flag} must be an absolute path, got "${file}"`);
-  return file;
-}
-
-/** "--engine-executable piper=/opt/piper/piper": the engine id, then its program. */
-export function engineExecutable(given: string): [string, string] {
-  const match = /^([a-z0-9-]+)=(.+)$/.exec(given);
-  if (!match) throw new Error(`--engine-executable must be <engine id>=<absolute path>, e.g. piper=/opt/piper/piper; got "${given}"`);
-  return [match[1]!, absolute('--engine-executable', match[2]!)];
 }

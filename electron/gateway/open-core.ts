@@ -7,13 +7,14 @@ import { EmbeddedPool } from '../engines/worker-pool';
 import type { DiskBudget } from '../jobs/disk-budget';
 import { JobRunner } from '../jobs/runner';
 import { JobStore } from '../jobs/store';
+import { resolveSettings, type ResolvedSettings } from '../settings/resolve';
 import { readSavedSettings, type SavedSettings } from '../settings/store';
+import { asConfig, fromConfig } from '../settings/table';
 import { ADMIN_TOKEN_FILE, API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
 import { lockDataDir } from '../storage/data-dir-lock';
 import { openDatabase } from '../storage/database';
 import type { RotatingLog } from '../storage/rotating-log';
-import type { GatewayConfig } from './config';
-import { withSavedSettings } from './config-settings';
+import type { GatewayConfig, RunningConfig } from './config';
 import type { Disposers } from './disposers';
 import { loadOrCreateInstanceId } from './identity';
 import { queueBackend, type QueueBackend } from './queue-backend';
@@ -31,8 +32,10 @@ export interface Keys {
 
 /** What the gateway stands on: the data folder, its credentials, the engines, the database and the job runner. */
 export interface Core {
-  /** The configuration with the saved settings filled in. */
-  config: GatewayConfig;
+  /** The configuration with every setting filled in: given for this run, else saved, else its default. */
+  config: RunningConfig;
+  /** The settings it runs with, and where each came from. */
+  settings: ResolvedSettings;
   saved: SavedSettings;
   keys: Keys;
   instance: string;
@@ -53,11 +56,12 @@ export interface Core {
  * folder's lock, the request log, the engines (their threads and the spawn host), the database,
  * the chunk queue's backend and the runner with the jobs it took up (not yet running).
  */
-export async function openCore(config: GatewayConfig, workerFile: string | URL, disk: DiskBudget, disposers: Disposers): Promise<Core> {
-  disposers.add('the data folder lock', await lockDataDir(config.dataDir));
-  // Settings saved in the studio (settings.json) fill in what flags and env vars leave at the default.
-  const saved = readSavedSettings(config.dataDir);
-  config = withSavedSettings(config, saved);
+export async function openCore(given: GatewayConfig, workerFile: string | URL, disk: DiskBudget, disposers: Disposers): Promise<Core> {
+  disposers.add('the data folder lock', await lockDataDir(given.dataDir));
+  // Settings saved in the studio (settings.json) fill in what flags and env vars do not give.
+  const saved = readSavedSettings(given.dataDir);
+  const settings = resolveSettings(fromConfig(given), given.givenBy ?? {}, saved);
+  const config = { ...given, ...asConfig(settings.settings) } as RunningConfig;
   const stored = await loadOrCreateSecret(config.dataDir, API_KEY_FILE);
   const admin = await loadOrCreateSecret(config.dataDir, ADMIN_TOKEN_FILE);
   const keys: Keys = {
@@ -109,5 +113,5 @@ export async function openCore(config: GatewayConfig, workerFile: string | URL, 
   // the jobs it takes up hold audio writers (an encoder each) until it stops
   disposers.add('the job runner', () => runner.stop());
   await runner.recover();
-  return { config, saved, keys, instance, disk, requestLog, pool, modelDirs, registry, store, db, backend, runner };
+  return { config, settings, saved, keys, instance, disk, requestLog, pool, modelDirs, registry, store, db, backend, runner };
 }

@@ -74,6 +74,7 @@ const OWN_ERRORS: Record<string, number[]> = {
   installVoice: [404, 409, 507],
   removeVoice: [404],
   getProjectDisk: [404],
+  putSettings: [409],
   dismissChapterEdit: [404],
   pauseProject: [404, 429],
   resumeProject: [404, 429],

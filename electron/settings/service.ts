@@ -4,7 +4,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '../contract/errors';
 import type { SettingName, Settings, SettingsUpdate, SettingsView } from '../contract/settings';
 import { API_KEY_FILE, loadOrCreateSecret } from '../storage/credentials';
+import { fixedFor, type Origins, type ResolvedSettings } from './resolve';
 import { writeSavedSettings, type SavedSettings } from './store';
+import { SETTING_NAMES, settingRow } from './table';
 
 /** The limits that settings change while the gateway runs; synthesis and jobs ask for them at each use. */
 export interface LiveLimits {
@@ -12,20 +14,6 @@ export interface LiveLimits {
   maxTextLength: number;
   retentionHours: number;
 }
-
-/**
- * Applied to the running gateway at once; the rest need a restart (the socket, the worker pool and
- * the engine registry are built once at start). close_to_tray is read by the desktop shell itself,
- * openai_voices by the /v1 endpoint at each request, voice_catalog_url by the voice library at its next refresh.
- */
-const LIVE: ReadonlySet<SettingName> = new Set([
-  'inline_threshold',
-  'max_text_length',
-  'retention_hours',
-  'close_to_tray',
-  'openai_voices',
-  'voice_catalog_url',
-]);
 
 /** Checks a setting that names a program or a folder before it is saved; each throws an ApiError saying why not. */
 export interface PathVetting {
@@ -42,27 +30,31 @@ export interface ApiKeyHooks {
 
 export interface SettingsServiceOptions {
   dataDir: string;
-  /** What the gateway runs with: flags and environment variables over saved settings over defaults. */
-  running: Settings;
-  defaults: Settings;
+  /** What the gateway runs with, and where each value came from (resolveSettings). */
+  running: ResolvedSettings;
   /** settings.json as read at start. */
   saved: SavedSettings;
   apiKey: ApiKeyHooks;
   vet: PathVetting;
 }
 
-/** The settings as the studio edits them, whatever the transport: persisted, applied live where possible. */
+/**
+ * The settings as the studio edits them, whatever the transport: persisted, applied live where the
+ * table says so (settings/table.ts), and never changed where a flag or variable set them for this run.
+ */
 export class SettingsService {
-  /** The settings last chosen: saved ones, and the running values of the rest. */
+  /** The settings last chosen: what runs, with saved changes that wait for a restart. */
   private chosen: Settings;
+  private origins: Origins;
+  /** What settings.json holds. */
+  private saved: SavedSettings;
   /** The last key regeneration; the next waits for it. */
   private keyReplaced: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SettingsServiceOptions) {
-    const { running, saved } = options;
-    // A live setting given by flag applies over the saved one; the rest show what the next start uses.
-    const savedForRestart = Object.entries(saved).filter(([name]) => !LIVE.has(name as SettingName));
-    this.chosen = { ...running, ...Object.fromEntries(savedForRestart) };
+    this.chosen = options.running.settings;
+    this.origins = options.running.origins;
+    this.saved = options.saved;
   }
 
   current(): Settings {
@@ -76,36 +68,81 @@ export class SettingsService {
   }
 
   view(): SettingsView {
-    const { running } = this.options;
-    const names = Object.keys(this.chosen) as SettingName[];
+    const running = this.options.running.settings;
+    const sources = Object.fromEntries(
+      SETTING_NAMES.map((name) => [name, { ...this.origins[name], editable: this.editable(name) }]),
+    ) as SettingsView['sources'];
     return {
       settings: this.chosen,
-      restart_required: names.filter((name) => !LIVE.has(name) && !isDeepStrictEqual(this.chosen[name], running[name])),
+      sources,
+      restart_required: SETTING_NAMES.filter(
+        (name) => settingRow(name).applies === 'restart' && !isDeepStrictEqual(this.chosen[name], running[name]),
+      ),
       api_key_locked: this.options.apiKey.locked,
     };
   }
 
   /**
-   * Saves all settings (only those that differ from the defaults are written) and applies the live
-   * ones. The bind address is not among them: only whoever starts the gateway chooses it (--host).
+   * Refuses an update that changes a setting this run does not let it change (409 setting_locked,
+   * naming the flag or variable); the desktop app asks before it asks the person anything.
+   */
+  refuseLocked(update: SettingsUpdate): void {
+    const locked = (Object.keys(update) as (keyof SettingsUpdate)[]).filter(
+      (name) => !this.editable(name) && !isDeepStrictEqual(update[name], this.chosen[name]),
+    );
+    if (locked.length === 0) return;
+    const reasons = locked.map((name) => `${name} is set by ${this.setBy(name)}`);
+    throw new ApiError(
+      'setting_locked',
+      `Not saved: ${reasons.join('; ')} for this run, so ${locked.length === 1 ? 'it' : 'they'} cannot be changed here. Change ${locked.length === 1 ? 'it' : 'them'} where Orator is started.`,
+    );
+  }
+
+  /**
+   * Saves all settings (only those that differ from the defaults are written; a saved value of a
+   * setting fixed for this run is kept for the runs without the flag) and applies the live ones.
    * Programs and folders are vetted first: a setting Orator would refuse to use is never saved.
    */
   async update(update: SettingsUpdate): Promise<SettingsView> {
+    this.refuseLocked(update);
     const next: Settings = { ...update, host: this.chosen.host };
     await this.vet(next);
-    const saved = Object.fromEntries(
-      (Object.keys(next) as SettingName[])
-        .filter((name) => !isDeepStrictEqual(next[name], this.options.defaults[name]))
-        .map((name) => [name, next[name]]),
-    ) as SavedSettings;
+    const saved: Record<string, unknown> = {};
+    for (const name of SETTING_NAMES) {
+      if (fixedFor(this.origins[name])) {
+        if (this.saved[name] !== undefined) saved[name] = this.saved[name];
+      } else if (!isDeepStrictEqual(next[name], settingRow(name).default())) saved[name] = next[name];
+    }
     await writeSavedSettings(this.options.dataDir, saved);
+    this.saved = saved;
     this.chosen = next;
+    this.origins = Object.fromEntries(
+      SETTING_NAMES.map((name) => {
+        const kept = fixedFor(this.origins[name]) ? this.origins[name] : { source: name in saved ? 'saved' : 'default' };
+        return [name, kept];
+      }),
+    ) as Origins;
     return this.view();
   }
 
+  private editable(name: SettingName): boolean {
+    return settingRow(name).editable && !fixedFor(this.origins[name]);
+  }
+
+  /** What sets a setting that cannot be changed here: the flag or variable of this run, or where Orator is started. */
+  private setBy(name: SettingName): string {
+    const { set_by } = this.origins[name];
+    if (set_by) return set_by;
+    const { flag, env } = settingRow(name);
+    return [flag, env].filter(Boolean).join(' or ');
+  }
+
+  /** Programs and folders that a flag or variable gave were vetted where they are used (at each probe). */
   private async vet(next: Settings): Promise<void> {
-    for (const [engineId, file] of Object.entries(next.engine_executables)) await this.options.vet.program(engineId, file);
-    if (next.models_dir) await this.options.vet.modelsDir(next.models_dir);
+    if (!fixedFor(this.origins.engine_executables)) {
+      for (const [engineId, file] of Object.entries(next.engine_executables)) await this.options.vet.program(engineId, file);
+    }
+    if (next.models_dir && !fixedFor(this.origins.models_dir)) await this.options.vet.modelsDir(next.models_dir);
   }
 
   /** A new random key replaces the stored one; the old key stops working at once. */

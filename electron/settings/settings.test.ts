@@ -6,8 +6,9 @@ import { API_KEY_PATH, SETTINGS_PATH, type SettingsUpdate, type SettingsView } f
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
 import { startGateway, type Gateway } from '../gateway/start';
-import { withSavedSettings } from '../gateway/config-settings';
-import { readSavedSettings, settingsFile } from './store';
+import { resolveSettings } from './resolve';
+import { readSavedSettings, settingsFile, type SavedSettings } from './store';
+import { fromConfig } from './table';
 
 const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
 const open: { gateway: Gateway; dataDir: string }[] = [];
@@ -59,15 +60,18 @@ describe('settings API', () => {
     expect(before.settings).toMatchObject({ host: '127.0.0.1', port: 0, inline_threshold: 1000, close_to_tray: true });
 
     const models = await privateDir(dataDir, 'voices');
-    const next: SettingsUpdate = { ...(await update()), inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: models };
+    const current = await update();
+    // not the default (one per core), so it waits for a restart on any machine
+    const workers = current.workers === 1 ? 2 : 1;
+    const next: SettingsUpdate = { ...current, inline_threshold: 5, retention_hours: 24, workers, models_dir: models };
     const response = await put(next);
     expect(response.status).toBe(200);
     const after = (await response.json()) as SettingsView;
     expect(after.settings).toMatchObject({ inline_threshold: 5, retention_hours: 24, host: '127.0.0.1' });
-    expect(after.restart_required.sort()).toEqual(['models_dir', 'port']);
+    expect(after.restart_required.sort()).toEqual(['models_dir', 'workers']);
 
     // Only what differs from the defaults is written, so later default changes still reach this user.
-    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, retention_hours: 24, port: 5799, models_dir: models });
+    expect(readSavedSettings(dataDir)).toEqual({ inline_threshold: 5, retention_hours: 24, workers, models_dir: models });
     expect((await stat(settingsFile(dataDir))).mode & 0o777).toBe(0o600);
 
     const synth = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Longer than five.' }) });
@@ -199,25 +203,46 @@ describe('programs and folders in settings', () => {
   });
 });
 
-describe('withSavedSettings', () => {
-  const defaults = configFromArgs([], {});
-  it('fills in values left at their default, but a flag or env var wins', () => {
-    expect(withSavedSettings(defaults, { port: 5800, host: '::1' }, defaults)).toMatchObject({ port: 5800, host: '::1' });
-    const fromFlags = configFromArgs(['--port', '0'], { ORATOR_HOST: 'localhost' });
-    expect(withSavedSettings(fromFlags, { port: 5800, host: '::1' }, defaults)).toMatchObject({ port: 0, host: 'localhost' });
+describe('resolveSettings', () => {
+  const resolve = (argv: string[], env: NodeJS.ProcessEnv, saved: SavedSettings) => {
+    const config = configFromArgs(argv, env);
+    return resolveSettings(fromConfig(config), config.givenBy ?? {}, saved);
+  };
+
+  it('takes a flag over a variable over a saved value over the default, naming each source', () => {
+    const saved = { port: 5800, workers: 3 };
+    const { settings, origins } = resolve(['--port', '5702'], { ORATOR_PORT: '5701' }, saved);
+    expect(settings).toMatchObject({ port: 5702, workers: 3, inline_threshold: 1000 });
+    expect(origins).toMatchObject({
+      port: { source: 'flag', set_by: '--port' },
+      workers: { source: 'saved' },
+      inline_threshold: { source: 'default' },
+    });
+    expect(resolve([], { ORATOR_PORT: '5701' }, saved).origins.port).toEqual({ source: 'env', set_by: 'ORATOR_PORT' });
+    expect(resolve([], {}, saved).origins.port).toEqual({ source: 'saved' });
+  });
+
+  it('lets a flag that repeats the default win over a saved value', () => {
+    const { settings, origins } = resolve(['--port', '5700', '--retention-hours', '0'], {}, { port: 5800, retention_hours: 24 });
+    expect(settings).toMatchObject({ port: 5700, retention_hours: 0 });
+    expect(origins.retention_hours).toEqual({ source: 'flag', set_by: '--retention-hours' });
   });
 
   it('takes programs and the models folder from flags over saved ones', () => {
     const saved = { models_dir: '/srv/saved', engine_executables: { piper: '/srv/saved/piper' } };
-    expect(withSavedSettings(defaults, saved, defaults)).toMatchObject({
-      modelsDir: '/srv/saved',
-      engineExecutables: saved.engine_executables,
-    });
-    const fromFlags = configFromArgs(['--models-dir', '/opt/voices', '--engine-executable', 'piper=/opt/piper/piper'], {});
-    expect(withSavedSettings(fromFlags, saved, defaults)).toMatchObject({
-      modelsDir: '/opt/voices',
-      engineExecutables: { piper: '/opt/piper/piper' },
-    });
+    expect(resolve([], {}, saved).settings).toMatchObject(saved);
+    const fromFlags = resolve(['--models-dir', '/opt/voices', '--engine-executable', 'piper=/opt/piper/piper'], {}, saved);
+    expect(fromFlags.settings).toMatchObject({ models_dir: '/opt/voices', engine_executables: { piper: '/opt/piper/piper' } });
+  });
+
+  it('reads the bind address only where Orator is started, never from settings.json', () => {
+    expect(resolve([], {}, { host: '0.0.0.0' }).settings.host).toBe('127.0.0.1');
+    expect(resolve([], { ORATOR_HOST: '::1' }, { host: '0.0.0.0' }).settings.host).toBe('::1');
+  });
+
+  it('counts a start option set in code as its flag', () => {
+    const { origins } = resolveSettings(fromConfig({ ...configFromArgs([], {}), inlineThreshold: 5 }), {}, { inline_threshold: 7 });
+    expect(origins.inline_threshold).toEqual({ source: 'flag', set_by: '--inline-threshold' });
   });
 });
 

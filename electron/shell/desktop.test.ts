@@ -248,7 +248,7 @@ describe('start-up failure', () => {
     const double = createElectronDouble();
     const env = { ORATOR_DATA_DIR: userData, ORATOR_PORT: 'not-a-port' };
     expect(await runDesktop(double.electron, { distDir: DIST, iconDir: 'resources/icons', env })).toBeNull();
-    expect(double.calls.errorBoxes).toEqual([expect.stringContaining('--port must be an integer')]);
+    expect(double.calls.errorBoxes).toEqual([expect.stringContaining('ORATOR_PORT must be an integer')]);
     expect(double.calls.exit).toEqual([1]);
     expect(double.windows).toHaveLength(0);
   });

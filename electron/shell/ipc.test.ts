@@ -43,17 +43,30 @@ describe('settings window (IPC, native confirmation)', () => {
     await invoke(IPC.saveSettings, { url: STUDIO }, settings);
     expect(calls.questions).toEqual([]);
 
-    const changed = { ...settings, inline_threshold: 5, retention_hours: 1, port: 5799, openai_voices: { alloy: 'espeak-ng:en-us' } };
+    // the port is set by ORATOR_PORT for this run: refused before anyone is asked
+    await expect(invoke(IPC.saveSettings, { url: STUDIO }, { ...settings, port: 5799 })).rejects.toThrow(
+      'Not saved: port is set by ORATOR_PORT for this run',
+    );
+    expect(calls.questions).toEqual([]);
+
+    const changed = {
+      ...settings,
+      inline_threshold: 5,
+      retention_hours: 1,
+      close_to_tray: false,
+      openai_voices: { alloy: 'espeak-ng:en-us' },
+    };
     await expect(invoke(IPC.saveSettings, { url: STUDIO }, changed)).rejects.toThrow(/not confirmed/);
     expect(calls.questions[0]).toMatchObject({ message: 'Change these settings?', buttons: ['Save', 'Cancel'] });
-    for (const line of [`inline_threshold: ${settings.inline_threshold} → 5`, 'retention_hours:', 'port:', 'openai_voices:'])
+    for (const line of [`inline_threshold: ${settings.inline_threshold} → 5`, 'retention_hours:', 'close_to_tray:', 'openai_voices:'])
       expect(calls.questions[0]!.detail).toContain(line);
     expect(desktop.gateway.settings.current().inline_threshold).toBe(settings.inline_threshold);
     expect(readSavedSettings(userData).retention_hours).not.toBe(1);
 
     calls.answers.push('Save');
     const limits = (await invoke(IPC.saveSettings, { url: STUDIO }, changed)) as SettingsView;
-    expect(limits.settings).toMatchObject({ inline_threshold: 5, retention_hours: 1, port: 5799 });
+    expect(limits.settings).toMatchObject({ inline_threshold: 5, retention_hours: 1, close_to_tray: false });
+    expect(limits.sources.port).toEqual({ source: 'env', set_by: 'ORATOR_PORT', editable: false });
   });
 
   it('saves a new engine program only after the person agrees to the strongest warning', async () => {

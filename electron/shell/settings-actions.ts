@@ -52,6 +52,8 @@ export function otherChanges(current: Settings, update: SettingsUpdate): string[
 export function settingsActions(settings: SettingsService, confirm: Confirm) {
   return {
     async saveSettings(update: SettingsUpdate): Promise<SettingsView> {
+      // nothing to confirm when a flag or variable of this run keeps the change from being made
+      settings.refuseLocked(update);
       const current = settings.current();
       const powers = newPowers(current, update);
       const others = otherChanges(current, update);

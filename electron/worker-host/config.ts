@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTING_BOUNDS } from '../contract/settings';
-import { absolute, DEFAULTS, engineExecutable, integer, queueUrl } from '../gateway/config';
+import { DEFAULTS, queueUrl } from '../gateway/config';
+import { absolute, engineExecutable, integer } from '../settings/text-values';
 
 export interface WorkerHostConfig {
   /** The Redis URL the gateway runs its queue on (the gateway's --queue). */
@@ -65,7 +66,7 @@ export function workerConfigFromArgs(argv: string[], env: NodeJS.ProcessEnv = pr
     chunksPerMinute: integer('--chunks-per-minute', values['chunks-per-minute'], WORKER_DEFAULTS.chunksPerMinute, { minimum: 0 }),
     engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
     modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
-    engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map(engineExecutable)),
+    engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map((given) => engineExecutable(given))),
   };
 }
 

@@ -8,18 +8,19 @@ export const settingsApi = routeGroup('settings', {
   getSettings: {
     method: 'GET',
     path: `${TTS_ROOT}/settings`,
-    summary: 'The gateway settings, and which of them wait for a restart',
+    summary: 'The gateway settings, where each value comes from (default, saved, env, flag), and which wait for a restart',
     auth: 'key-or-admin',
     responses: { 200: SettingsView },
   },
   putSettings: {
     method: 'PUT',
     path: `${TTS_ROOT}/settings`,
-    summary: 'Save all settings but the bind address (admin token); limits apply at once, the rest at the next start',
+    summary:
+      'Save all settings but the bind address (admin token); limits apply at once, the rest at the next start; one a flag or environment variable set for this run cannot change (409)',
     auth: 'admin',
     body: SettingsUpdate,
     responses: { 200: SettingsView },
-    errors: [400, 403],
+    errors: [400, 403, 409],
   },
   replaceApiKey: {
     method: 'POST',

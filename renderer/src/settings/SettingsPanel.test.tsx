@@ -20,7 +20,11 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-panel-'));
-  gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir }, { workerFile: path.resolve('dist/synth-worker.mjs') });
+  // retention set by a flag, as `npm run serve -- --retention-hours 48` sets it: locked in the panel
+  gateway = await startGateway(
+    { ...configFromArgs(['--retention-hours', '48'], {}), port: 0, dataDir },
+    { workerFile: path.resolve('dist/synth-worker.mjs') },
+  );
   (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${gateway.url}/`);
 });
 
@@ -48,11 +52,14 @@ it('saves settings: live ones apply at once, the rest are marked for a restart',
   const save = await renderPanel();
   expect(field(/^Inline threshold/).value).toBe('1000');
   fireEvent.change(field(/^Inline threshold/), { target: { value: '5' } });
-  fireEvent.change(field(/^Port/), { target: { value: '5799' } });
+  // not the default (one per core), so it waits for a restart on any machine
+  const workers = field(/^Worker threads/).value === '1' ? 2 : 1;
+  fireEvent.change(field(/^Worker threads/), { target: { value: String(workers) } });
   fireEvent.click(save);
-  expect((await screen.findByRole('status')).textContent).toBe('Saved. Restart Orator to apply: port.');
+  expect((await screen.findByRole('status')).textContent).toBe('Saved. Restart Orator to apply: workers.');
   expect(screen.getByText('restart')).toBeTruthy();
-  expect(readSavedSettings(dataDir)).toMatchObject({ inline_threshold: 5, port: 5799 });
+  expect(readSavedSettings(dataDir)).toEqual(expect.objectContaining({ inline_threshold: 5, workers }));
+  expect(readSavedSettings(dataDir).retention_hours).toBeUndefined();
   const synth = await fetch(`${gateway.url}/api/v1/tts/synthesize`, {
     method: 'POST',
     headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
@@ -90,6 +97,24 @@ it('is read-only with the API key alone: nothing to save, no key to regenerate, 
   expect(field(/^Inline threshold/).closest('fieldset')!.disabled).toBe(true);
   expect((screen.getByRole('button', { name: 'Regenerate…' }) as HTMLButtonElement).disabled).toBe(true);
   expect(field(/^Bind address/).readOnly).toBe(true);
+});
+
+it('locks what a flag set for this run: the field is disabled and says which flag', async () => {
+  await renderPanel();
+  const retention = field(/^Keep job audio/);
+  expect(retention.disabled).toBe(true);
+  expect(retention.value).toBe('48');
+  const note = document.getElementById(retention.getAttribute('aria-describedby')!);
+  expect(note?.textContent).toBe('Set by --retention-hours, cannot be changed here.');
+  // the test gateway's port 0 is given as --port would give it
+  expect(field(/^Port/).disabled).toBe(true);
+  expect(screen.getByText('Set by --port, cannot be changed here.')).toBe(
+    document.getElementById(field(/^Port/).getAttribute('aria-describedby')!),
+  );
+  // the rest stays editable, and has no such note
+  expect(field(/^Inline threshold/).disabled).toBe(false);
+  expect(field(/^Inline threshold/).getAttribute('aria-describedby')).toBeNull();
+  expect(screen.getAllByText(/cannot be changed here/)).toHaveLength(2);
 });
 
 it("shows the gateway's refusal in place", async () => {
