@@ -1,10 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../testing/events';
-import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
-import { prose } from '../testing/prose';
+import { startTestGateway, useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
 
 interface JobView {
   job_id: string;
@@ -13,7 +12,14 @@ interface JobView {
   error?: { code: string };
 }
 
+/** For the restart test. */
 const gateways = useTestGateways();
+/** One gateway for the tests that need no restart: each waits for the jobs it queues. */
+let shared: TestGateway;
+beforeAll(async () => {
+  shared = await startTestGateway();
+});
+afterAll(() => shared.stop());
 
 async function queue(gateway: TestGateway, text: string): Promise<string> {
   const response = await gateway.post('/api/v1/tts/synthesize', { text, mode: 'job' });
@@ -30,7 +36,7 @@ describe('PATCH /jobs/{id}', () => {
   it('renames a job, trimmed; the title outlives a restart; a job never renamed shows the start of its text', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-rename-'));
     const gateway = await gateways.start({ dataDir });
-    const renamed = await queue(gateway, prose(1200));
+    const renamed = await queue(gateway, 'The storm came early that year. Nobody was ready.');
     const untouched = await queue(gateway, 'Chapter eight begins here. It is short.');
     await waitForJob(gateway, renamed);
 
@@ -52,7 +58,7 @@ describe('PATCH /jobs/{id}', () => {
   });
 
   it('refuses titles that are empty, too long, more than one line or not text, and unknown jobs', async () => {
-    const gateway = await gateways.start();
+    const gateway = shared;
     const id = await queue(gateway, 'A job to rename.');
     const refused: [unknown, RegExp][] = [
       [{ title: '' }, /at least one visible character/],
@@ -78,10 +84,11 @@ describe('PATCH /jobs/{id}', () => {
     const noBody = await gateway.api(`/api/v1/tts/jobs/${id}`, { method: 'PATCH' });
     expect(noBody.status).toBe(400);
     expect(((await noBody.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+    expect((await waitForJob(gateway, id)).status).toBe('done');
   });
 
   it('tells event streams about a rename', async () => {
-    const gateway = await gateways.start();
+    const gateway = shared;
     const id = await queue(gateway, 'Renamed while someone listens.');
     await waitForJob(gateway, id);
     const stream = await gateway.api('/api/v1/tts/events');
@@ -96,11 +103,16 @@ describe('PATCH /jobs/{id}', () => {
 
 describe('POST /jobs/{id}/retry', () => {
   it('replaces the failed job: the new one keeps its title, the old one is gone', async () => {
-    const gateway = await gateways.start();
-    const id = await queue(gateway, prose(8000));
+    const gateway = shared;
+    const listed = async () => ((await (await gateway.api('/api/v1/tts/jobs')).json()) as { jobs: JobView[] }).jobs.map((j) => j.job_id);
+    const earlier = new Set(await listed());
+    // held in the paused queue, so the cancel finds it unfinished
+    gateway.pauseQueue();
+    const id = await queue(gateway, 'Chapter three is cancelled, then retried.');
     expect((await rename(gateway, id, { title: 'Chapter 3' })).status).toBe(200);
     const cancelled = await gateway.api(`/api/v1/tts/jobs/${id}`, { method: 'DELETE' });
     expect(((await cancelled.json()) as JobView).error?.code).toBe('cancelled');
+    gateway.resumeQueue();
 
     const retry = await gateway.api(`/api/v1/tts/jobs/${id}/retry`, { method: 'POST' });
     expect(retry.status).toBe(202);
@@ -109,7 +121,7 @@ describe('POST /jobs/{id}/retry', () => {
     expect((await gateway.api(`/api/v1/tts/jobs/${id}`)).status).toBe(404);
     expect((await getJob(gateway, job_id)).title).toBe('Chapter 3');
     expect((await waitForJob(gateway, job_id)).status).toBe('done');
-    const list = (await (await gateway.api('/api/v1/tts/jobs')).json()) as { jobs: JobView[] };
-    expect(list.jobs.map((j) => j.job_id)).toEqual([job_id]);
+    // of the jobs this test made, only the new one is left
+    expect((await listed()).filter((j) => !earlier.has(j))).toEqual([job_id]);
   });
 });

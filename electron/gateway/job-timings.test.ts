@@ -78,10 +78,13 @@ describe('GET /jobs/{id}/timings', () => {
     const unknown = await getTimings(gateway, '00000000-0000-4000-8000-000000000000');
     expect([unknown.status, await errorCode(unknown)]).toEqual([404, 'job_not_found']);
 
-    const id = await queue(gateway, prose(2000));
+    // held in the paused queue, so it is unfinished when asked
+    gateway.pauseQueue();
+    const id = await queue(gateway, 'Timings come once the job is done. Not before.');
     const running = await getTimings(gateway, id);
     expect([running.status, await errorCode(running)]).toEqual([409, 'job_not_finished']);
-    await waitForJob(gateway, id);
+    gateway.resumeQueue();
+    expect((await waitForJob(gateway, id)).status).toBe('done');
     expect((await getTimings(gateway, id)).status).toBe(200);
 
     // as a version before migration 4 left it: chunks without their sentences

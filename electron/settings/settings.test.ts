@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATH, SETTINGS_PATH, type SettingsUpdate, type SettingsView } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
@@ -13,10 +13,16 @@ import { fromConfig } from './table';
 const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
 const open: { gateway: Gateway; dataDir: string }[] = [];
 
+/** A gateway of the test's own, stopped after it: for tests that change settings or the key. */
 async function start(overrides: Partial<GatewayConfig> = {}, dataDir?: string) {
+  const started = await launch(overrides, dataDir);
+  open.push(started);
+  return started;
+}
+
+async function launch(overrides: Partial<GatewayConfig> = {}, dataDir?: string) {
   const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'orator-settings-')));
   const gateway = await startGateway({ ...configFromArgs([], {}), port: 0, dataDir: dir, ...overrides }, { workerFile: WORKER_FILE });
-  open.push({ gateway, dataDir: dir });
   const api = (route: string, init: RequestInit = {}, key = gateway.apiKey) =>
     fetch(gateway.url + route, {
       ...init,
@@ -51,6 +57,19 @@ afterEach(async () => {
   }
 });
 
+/**
+ * One gateway for the tests that are refused a change or change nothing; the test of the API key's
+ * 403 checks that the settings are still the defaults.
+ */
+let unchanged: Awaited<ReturnType<typeof launch>>;
+beforeAll(async () => {
+  unchanged = await launch();
+});
+afterAll(async () => {
+  await unchanged.gateway.close();
+  await rm(unchanged.dataDir, { recursive: true, force: true });
+});
+
 describe('settings API', () => {
   it('shows the running settings, saves only changes (0600) and applies the inline threshold at once', async () => {
     const { api, dataDir, put, update } = await start();
@@ -79,7 +98,7 @@ describe('settings API', () => {
   });
 
   it('rejects unknown fields, out-of-range values and the bind address with invalid_request', async () => {
-    const { put, update } = await start();
+    const { put, update } = unchanged;
     const settings = await update();
     for (const body of [{ ...settings, port: 70000 }, { ...settings, colour: 'red' }, { ...settings, host: '0.0.0.0' }, { port: 1 }]) {
       const response = await put(body);
@@ -129,15 +148,15 @@ describe('settings API', () => {
 
 describe('admin token', () => {
   it('is its own secret: 32 random bytes in <data-dir>/admin-token, 0600, never the API key', async () => {
-    const { gateway, adminToken } = await start();
+    const { gateway, adminToken, dataDir } = unchanged;
     expect(adminToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(adminToken).not.toBe(gateway.apiKey);
-    expect(gateway.adminTokenFile).toBe(path.join(open.at(-1)!.dataDir, 'admin-token'));
+    expect(gateway.adminTokenFile).toBe(path.join(dataDir, 'admin-token'));
     expect((await stat(gateway.adminTokenFile)).mode & 0o777).toBe(0o600);
   });
 
   it('alone changes settings and the key: the API key gets 403 admin_required and changes nothing', async () => {
-    const { gateway, api, dataDir, put, update } = await start();
+    const { gateway, api, dataDir, put, update } = unchanged;
     const refused = await put({ ...(await update()), inline_threshold: 7 }, gateway.apiKey);
     expect(refused.status).toBe(403);
     expect(await errorCode(refused)).toBe('admin_required');
@@ -149,7 +168,7 @@ describe('admin token', () => {
   });
 
   it('speaks nothing: every speech and job route answers 401 to it', async () => {
-    const { api, adminToken } = await start();
+    const { api, adminToken } = unchanged;
     const synth = await api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'Hello.' }) }, adminToken);
     expect(synth.status).toBe(401);
     expect(await errorCode(synth)).toBe('unauthorized');
@@ -248,7 +267,7 @@ describe('resolveSettings', () => {
 
 describe('desktop origin (CORS)', () => {
   it('answers preflights from the desktop window only, before the key is checked', async () => {
-    const { gateway } = await start();
+    const { gateway } = unchanged;
     const preflight = (origin: string) =>
       fetch(`${gateway.url}${SETTINGS_PATH}`, {
         method: 'OPTIONS',
@@ -270,7 +289,7 @@ describe('desktop origin (CORS)', () => {
   });
 
   it('lets the desktop window read errors and audio headers', async () => {
-    const { gateway } = await start();
+    const { gateway } = unchanged;
     const wrongKey = await fetch(`${gateway.url}${SETTINGS_PATH}`, { headers: { origin: DESKTOP_ORIGIN, authorization: 'Bearer wrong' } });
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
@@ -284,7 +303,7 @@ describe('desktop origin (CORS)', () => {
   });
 
   it('lets the desktop window read event streams', async () => {
-    const { gateway } = await start();
+    const { gateway } = unchanged;
     const controller = new AbortController();
     const events = await fetch(`${gateway.url}/api/v1/tts/events`, {
       headers: { origin: DESKTOP_ORIGIN, authorization: `Bearer ${gateway.apiKey}` },
