@@ -51,8 +51,11 @@ it(
     // the voice's .onnx.json comes 300 bytes every 150 ms: an install of a few seconds
     server.misbehave = { trickle: { suffix: '.onnx.json', everyMs: 150, bytes: 300 } };
     const listReads: string[] = [];
+    let streamOpens = 0;
     const counting: typeof fetch = (input, init) => {
-      if (new URL(String(input), gateway.url).pathname === LIBRARY) listReads.push(new Date().toISOString());
+      const { pathname } = new URL(String(input), gateway.url);
+      if (pathname === LIBRARY) listReads.push(new Date().toISOString());
+      if (pathname === '/api/v1/tts/events') streamOpens++;
       return fetch(input, init);
     };
     await useApp.getState().connect({ baseUrl: '', apiKey: gateway.apiKey }, counting);
@@ -78,10 +81,11 @@ it(
 
     // the bar moved through several values on the way, each a later one
     const between = shown.filter((done) => done > 0 && done < sizeOfPiperVoice());
-    expect(between.length).toBeGreaterThanOrEqual(3);
+    expect(between.length, `the bar showed ${shown.join(', ')}`).toBeGreaterThanOrEqual(3);
     expect(between).toEqual([...between].sort((a, b) => a - b));
     // read when the panel opened, and once more when the install ended: never polled
-    expect(listReads).toHaveLength(2);
+    // (and once more each time the stream opened again, which a busy machine can make it do)
+    expect(listReads).toHaveLength(2 + (streamOpens - 1));
     await waitFor(() => expect(useApp.getState().voices['sherpa-onnx']?.map((v) => v.id)).toContain(`sherpa-onnx:${PIPER_ID}`));
 
     fireEvent.click(within(row()).getByRole('button', { name: 'Try it' }));
@@ -94,7 +98,7 @@ it(
     fireEvent.click(within(row()).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(within(row()).getByRole('button', { name: 'Install' })).toBeTruthy(), { timeout: 15_000 });
     await waitFor(() => expect(useApp.getState().voices['sherpa-onnx'] ?? []).toEqual([]));
-    expect(listReads).toHaveLength(2);
+    expect(listReads).toHaveLength(2 + (streamOpens - 1));
     server.misbehave = {};
   },
 );
