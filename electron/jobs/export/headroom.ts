@@ -22,6 +22,7 @@ const MP3_HEADROOM: readonly (readonly [number, number])[] = [
   [64, 1.5],
   [48, 1.5],
   [32, 2],
+  [0, 3],
 ];
 const MEASURED_RATE = 22_050;
 
