@@ -19,13 +19,18 @@ function RestartBadge({ shown }: { shown: boolean }) {
   return shown ? <span className="badge settings-restart">restart</span> : null;
 }
 
-type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours';
+type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours' | 'engine_timeout_s';
 const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
   { name: 'port', label: 'Port', hint: '0 picks a free port at each start.' },
   { name: 'workers', label: 'Worker threads', hint: 'Chunks synthesized at once.' },
   { name: 'inline_threshold', label: 'Inline threshold (characters)', hint: 'Longer text becomes a job.' },
   { name: 'max_text_length', label: 'Maximum text length (characters)', hint: 'Longer text is refused.' },
   { name: 'retention_hours', label: 'Keep job audio (hours)', hint: 'Every new job, the studio’s too. 0 keeps it until deleted.' },
+  {
+    name: 'engine_timeout_s',
+    label: 'Engine time limit (seconds)',
+    hint: 'One synthesis (a request, a job chunk) running longer is stopped. Slow voices on a slow machine may need more.',
+  },
 ];
 
 export function GatewaySection({ readOnly, draft, set, pending, lockedBy }: SectionProps) {
