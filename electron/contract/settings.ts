@@ -14,6 +14,7 @@ export const SETTING_BOUNDS = {
   max_text_length: { minimum: 1, maximum: 5_000_000 },
   workers: { minimum: 1, maximum: 64 },
   retention_hours: { minimum: 0, maximum: 87_600 },
+  engine_timeout_s: { minimum: 1, maximum: 3600 },
 } as const;
 
 /** The settings a person changes in the studio; stored as settings.json in the data dir. */
@@ -34,6 +35,10 @@ export const Settings = Type.Object(
     retention_hours: Type.Integer({
       ...SETTING_BOUNDS.retention_hours,
       description: 'Hours that the audio of every new job is kept, whoever made it; 0 keeps it until deleted',
+    }),
+    engine_timeout_s: Type.Integer({
+      ...SETTING_BOUNDS.engine_timeout_s,
+      description: 'Seconds one synthesis (an inline request, a job chunk) may run before its engine is stopped (engine_timeout)',
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {

@@ -120,6 +120,11 @@ describe('configFromArgs', () => {
     );
     expect(() => configFromArgs(['--inline-threshold', '10001'], {})).toThrow('--inline-threshold');
     expect(() => configFromArgs(['--workers', '65'], {})).toThrow('--workers');
+    expect(() => configFromArgs(['--engine-timeout', '0'], {})).toThrow('--engine-timeout must be an integer from 1 to 3600, got "0"');
+    expect(configFromArgs(['--engine-timeout', '300'], {})).toMatchObject({
+      engineTimeoutS: 300,
+      givenBy: { engine_timeout_s: { source: 'flag' } },
+    });
     // the body limit of the longest allowed text stays bounded
     expect(bodyLimitFor(max)).toBeLessThanOrEqual(61 * 1024 * 1024);
     const settings = {
@@ -129,6 +134,7 @@ describe('configFromArgs', () => {
       max_text_length: max,
       workers: 2,
       retention_hours: 0,
+      engine_timeout_s: 120,
       models_dir: '',
       engine_executables: {},
       close_to_tray: true,
@@ -141,6 +147,7 @@ describe('configFromArgs', () => {
       ['inline_threshold', 10_001],
       ['retention_hours', 87_601],
       ['workers', 65],
+      ['engine_timeout_s', 3601],
     ] as const) {
       expect(Value.Check(Settings, { ...settings, [name]: value })).toBe(false);
     }

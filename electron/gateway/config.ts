@@ -30,8 +30,6 @@ export interface GatewayConfig extends Partial<ConfigSettings> {
   maxQueuedChars: number;
   /** Free space on the data dir's disk that job audio never takes (see DiskBudget). */
   minFreeBytes: number;
-  /** How long one synthesis (an inline request, a job chunk) may run before its engine is stopped. */
-  engineTimeoutMs: number;
   /**
    * Where job chunks are synthesized: undefined for the embedded queue (this machine's engines,
    * SQLite only), or a redis:// or rediss:// URL for worker hosts behind BullMQ (docs/scale.md).
@@ -51,7 +49,6 @@ export const DEFAULTS = {
   maxQueuedJobs: 1000,
   // ten books of the longest text: a bound on the queue's database and disk, not on memory
   maxQueuedChars: 20_000_000,
-  engineTimeoutS: 120,
   minFreeMb: 256,
 } as const;
 
@@ -74,7 +71,6 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'api-key-file': { type: 'string' },
       'max-queued-jobs': { type: 'string' },
       'max-queued-chars': { type: 'string' },
-      'engine-timeout': { type: 'string' },
       'min-free-mb': { type: 'string' },
       queue: { type: 'string' },
       'worker-token-file': { type: 'string' },
@@ -91,7 +87,6 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     maxQueuedJobs: integer('--max-queued-jobs', values['max-queued-jobs'], DEFAULTS.maxQueuedJobs, { minimum: 1 }),
     maxQueuedChars: integer('--max-queued-chars', values['max-queued-chars'], DEFAULTS.maxQueuedChars, { minimum: 1 }),
     minFreeBytes: 1024 * 1024 * integer('--min-free-mb', values['min-free-mb'], DEFAULTS.minFreeMb, { minimum: 1, maximum: 1_048_576 }),
-    engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
     queue: queueUrl(values.queue ?? env.ORATOR_QUEUE),
     workerTokenFile: optionalPath(values['worker-token-file'] ?? env.ORATOR_WORKER_TOKEN_FILE),
   };

@@ -95,7 +95,7 @@ exec ${realEspeak} "$@"
     await chmod(script, 0o700);
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-test-'));
     await writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ engine_executables: { 'espeak-ng-system': script } }));
-    gateway = await startTestGateway({ dataDir, engineTimeoutMs: 2000, workers: 1 });
+    gateway = await startTestGateway({ dataDir, engineTimeoutS: 2, workers: 1 });
   });
   afterAll(async () => {
     await gateway.close();
@@ -159,7 +159,7 @@ export default async function (task) {
     );
     // long enough for a fresh thread to load its engine on a machine busy with other test files,
     // short enough to see an overrun
-    gateway = await startTestGateway({ engineTimeoutMs: 8000, inlineThreshold: 30_000, workers: 1 }, worker);
+    gateway = await startTestGateway({ engineTimeoutS: 8, inlineThreshold: 30_000, workers: 1 }, worker);
   });
   afterAll(() => gateway.stop());
 

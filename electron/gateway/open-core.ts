@@ -89,7 +89,7 @@ export async function openCore(given: GatewayConfig, workerFile: string | URL, d
       modelDirs,
       executables: config.engineExecutables,
       tempDir,
-      timeoutMs: config.engineTimeoutMs,
+      timeoutMs: 1000 * config.engineTimeoutS,
       runTool: spawner.run,
     }),
   );

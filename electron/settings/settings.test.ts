@@ -130,7 +130,8 @@ describe('settings API', () => {
 
   it('applies saved settings at the next start on the same data dir', async () => {
     const first = await start();
-    await first.put({ ...(await first.update()), max_text_length: 50, workers: 1 });
+    const saved = await first.put({ ...(await first.update()), max_text_length: 50, workers: 1, engine_timeout_s: 300 });
+    expect(((await saved.json()) as SettingsView).restart_required).toContain('engine_timeout_s');
     // one gateway per data dir: the first one stops before the next start
     await first.gateway.close();
     open.splice(
@@ -139,7 +140,8 @@ describe('settings API', () => {
     );
     const second = await start({ port: 0 }, first.dataDir);
     const view = (await (await second.api(SETTINGS_PATH)).json()) as SettingsView;
-    expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1 });
+    expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1, engine_timeout_s: 300 });
+    expect(view.sources.engine_timeout_s).toEqual({ source: 'saved', editable: true });
     expect(view.restart_required).toEqual([]);
     const tooLong = await second.api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'x'.repeat(51) }) });
     expect(tooLong.status).toBe(413);

@@ -45,6 +45,8 @@ export const SETTINGS_TABLE: { readonly [N in SettingName]: SettingRow<Settings[
     applies: 'restart',
   },
   retention_hours: { default: () => 0, flag: '--retention-hours', editable: true, applies: 'live' },
+  // given to the engines when they are built
+  engine_timeout_s: { default: () => 120, flag: '--engine-timeout', editable: true, applies: 'restart' },
   models_dir: {
     default: () => '',
     flag: '--models-dir',

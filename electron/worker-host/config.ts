@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTING_BOUNDS } from '../contract/settings';
-import { DEFAULTS, queueUrl } from '../gateway/config';
+import { queueUrl } from '../gateway/config';
+import { SETTINGS_TABLE } from '../settings/table';
 import { absolute, engineExecutable, integer } from '../settings/text-values';
 
 export interface WorkerHostConfig {
@@ -64,7 +65,9 @@ export function workerConfigFromArgs(argv: string[], env: NodeJS.ProcessEnv = pr
     stalledAfterMs:
       1000 * integer('--stalled-after', values['stalled-after'], WORKER_DEFAULTS.stalledAfterS, { minimum: 2, maximum: 3600 }),
     chunksPerMinute: integer('--chunks-per-minute', values['chunks-per-minute'], WORKER_DEFAULTS.chunksPerMinute, { minimum: 0 }),
-    engineTimeoutMs: 1000 * integer('--engine-timeout', values['engine-timeout'], DEFAULTS.engineTimeoutS, { minimum: 1, maximum: 3600 }),
+    engineTimeoutMs:
+      1000 *
+      integer('--engine-timeout', values['engine-timeout'], SETTINGS_TABLE.engine_timeout_s.default(), SETTING_BOUNDS.engine_timeout_s),
     modelsDir: values['models-dir'] === undefined ? '' : absolute('--models-dir', values['models-dir']),
     engineExecutables: Object.fromEntries((values['engine-executable'] ?? []).map((given) => engineExecutable(given))),
   };

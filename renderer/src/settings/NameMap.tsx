@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { SettingName } from '../api/contract';
 import { inputLock, LockNote } from './LockNote';
+import type { SectionProps } from './section';
 
 /** One side of an entry: how its input is labelled and what it holds. */
 interface Side {
@@ -9,21 +9,20 @@ interface Side {
 }
 
 interface Props {
-  setting: SettingName;
+  setting: 'engine_executables' | 'openai_voices';
+  section: SectionProps;
   title: string;
   hint?: string;
-  value: Record<string, string>;
-  onChange(value: Record<string, string>): void;
-  pending: boolean;
-  /** The flag that set it for this run: nothing to add or remove. */
-  lockedBy: string | undefined;
   name: Side & { valid: RegExp; normalize?(name: string): string };
   target: Side;
   removeLabel(name: string): string;
 }
 
 /** A setting that maps names to values (engine → program, OpenAI voice → Orator voice): listed, added, removed. */
-export function NameMap({ setting, title, hint, value, onChange, pending, lockedBy, name: nameSide, target, removeLabel }: Props) {
+export function NameMap({ setting, section, title, hint, name: nameSide, target, removeLabel }: Props) {
+  const value = section.draft[setting];
+  const onChange = (next: Record<string, string>) => section.set(setting, next);
+  const lockedBy = section.lockedBy(setting);
   const [name, setName] = useState('');
   const [entry, setEntry] = useState('');
   const key = nameSide.normalize ? nameSide.normalize(name.trim()) : name.trim();
@@ -39,7 +38,7 @@ export function NameMap({ setting, title, hint, value, onChange, pending, locked
   return (
     <div className="field">
       <span>
-        {title} {pending && <span className="badge settings-restart">restart</span>}
+        {title} {section.pending(setting) && <span className="badge settings-restart">restart</span>}
       </span>
       {Object.entries(value).map(([k, v]) => (
         <div className="settings-row" key={k}>

@@ -6,7 +6,8 @@ import { useApp } from '../store';
 import { AdminTokenField } from './AdminTokenField';
 import { ApiKeyField } from './ApiKeyField';
 import { desktopBridge } from './desktop-bridge';
-import { DesktopSection, EnginesSection, GatewaySection, OpenAISection, type SectionProps } from './SettingsSections';
+import type { SectionProps } from './section';
+import { DesktopSection, EnginesSection, GatewaySection, OpenAISection } from './SettingsSections';
 import { settingsWriter } from './settings-writer';
 import './settings.css';
 
