@@ -5,15 +5,22 @@
  * restart plays without the engine being asked again.
  */
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPARE_LIMITS, COMPARE_SESSIONS_PATH, type CompareSession, type CompareTake } from '../contract';
 import { expectSpeech } from '../testing/audio';
-import { useTestGateways, waitForTakes, type TestGateway } from '../testing/gateway';
+import { startTestGateway, useTestGateways, waitForTakes, type TestGateway } from '../testing/gateway';
 
 const VOICES = ['espeak-ng:en-us', 'espeak-ng:en-gb', 'espeak-ng:de'];
 const TEXT = 'The first sentence is short. The second one is a little longer than the first. A third ends it.';
 
+/** For the tests that need a gateway of their own: a restart, the list or the count of every session. */
 const gateways = useTestGateways();
+/** One gateway for the tests that look only at the sessions they make. */
+let shared: TestGateway;
+beforeAll(async () => {
+  shared = await startTestGateway();
+});
+afterAll(() => shared.stop());
 
 const send = (gateway: TestGateway, method: string, route: string, body?: unknown) =>
   gateway.api(route, {
@@ -107,7 +114,7 @@ describe('compare sessions', () => {
   });
 
   it('keeps takes that still apply, and replaces takes only when asked', async () => {
-    const gateway = await gateways.start();
+    const gateway = shared;
     const session = await synthesized(gateway, await create(gateway, { texts: [TEXT], voices: VOICES.slice(0, 1) }));
     const kept = session.takes[0]!;
     await send(gateway, 'PATCH', `${sessionPath(session)}/takes/${kept.take_id}`, { rating: 2 });
@@ -133,7 +140,7 @@ describe('compare sessions', () => {
   });
 
   it('shuffles a blind session over all its takes, hides it until revealed, and records pairwise choices', async () => {
-    const gateway = await gateways.start();
+    const gateway = shared;
     const session = await create(gateway, { texts: [TEXT, 'Two.'], voices: VOICES, blind: true });
     expect(session.revealed).toBe(false);
     expect([...session.order].sort()).toEqual(session.takes.map((t) => t.take_id).sort());
@@ -154,7 +161,7 @@ describe('compare sessions', () => {
   });
 
   it('duplicates a session with its audio and no verdicts, and deletes one with its files', async () => {
-    const gateway = await gateways.start();
+    const gateway = shared;
     const session = await synthesized(gateway, await create(gateway, { name: 'Original', texts: ['Copy me.'], voices: VOICES.slice(1) }));
     await send(gateway, 'PATCH', `${sessionPath(session)}/takes/${session.takes[0]!.take_id}`, { rating: 5, note: 'best' });
     const response = await send(gateway, 'POST', `${sessionPath(session)}/duplicate`, {});
