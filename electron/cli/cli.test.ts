@@ -259,8 +259,11 @@ describe('failures exit 1 with one sentence', () => {
   it('finds the key file the gateway was started with, and names the variable it cannot read', async () => {
     const keyFile = out('given-key');
     await writeFile(keyFile, 'key-from-a-file\n', { mode: 0o600 });
-    const byFile = await startTestGateway({ apiKey: 'key-from-a-file', apiKeySource: `--api-key-file ${keyFile}`, apiKeyFile: keyFile });
-    const byVariable = await startTestGateway({ apiKey: 'key-from-the-environment', apiKeySource: 'ORATOR_API_KEY' });
+    // started side by side: a start waits mostly on its engines' probes
+    const [byFile, byVariable] = await Promise.all([
+      startTestGateway({ apiKey: 'key-from-a-file', apiKeySource: `--api-key-file ${keyFile}`, apiKeyFile: keyFile }),
+      startTestGateway({ apiKey: 'key-from-the-environment', apiKeySource: 'ORATOR_API_KEY' }),
+    ]);
     try {
       // <data-dir>/api-key of each holds another, older key
       const listed = await orator(['voices', '--lang', 'de'], { env: { ORATOR_DATA_DIR: byFile.dataDir } });
