@@ -40,21 +40,21 @@ describe('queue limit', () => {
 
 describe('queued characters limit', () => {
   it('answers 429 queue_full when unfinished jobs would hold too many characters, 413 for a job that never fits', async () => {
-    const gateway = await start({ maxQueuedChars: 3000 });
+    const gateway = await start({ maxQueuedChars: 300 });
     gateway.pauseQueue();
-    const first = await queue(gateway, { text: prose(2000) });
+    const first = await queue(gateway, { text: prose(200) });
     expect(first.status).toBe(202);
-    const over = await queue(gateway, { text: prose(1500) });
+    const over = await queue(gateway, { text: prose(150) });
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     const overBody = (await over.json()) as { error: { code: string; message: string } };
     expect(overBody.error.code).toBe('queue_full');
-    expect(overBody.error.message).toContain('3000');
-    const never = await queue(gateway, { text: prose(3001) });
+    expect(overBody.error.message).toContain('300');
+    const never = await queue(gateway, { text: prose(301) });
     expect(never.status).toBe(413);
     expect(await never.json()).toMatchObject({ error: { code: 'text_too_long' } });
     // what still fits is taken
-    const fits = await queue(gateway, { text: prose(1000) });
+    const fits = await queue(gateway, { text: prose(100) });
     expect(fits.status).toBe(202);
 
     gateway.resumeQueue();
@@ -62,7 +62,7 @@ describe('queued characters limit', () => {
       const { job_id } = (await response.json()) as { job_id: string };
       expect((await waitForJob(gateway, job_id)).status).toBe('done');
     }
-    expect((await queue(gateway, { text: prose(1500) })).status).toBe(202);
+    expect((await queue(gateway, { text: prose(150) })).status).toBe(202);
   });
 });
 
