@@ -18,6 +18,8 @@ import { startJobSync } from '../store/job-sync';
 import { VoiceLibraryPanel } from './VoiceLibraryPanel';
 
 const LIBRARY = '/api/v1/tts/voice-library';
+/** How long to wait for what a request to the gateway brings (waitFor's own second is short on a busy machine). */
+const ANSWERED = { timeout: 15_000 };
 let server: CatalogServer;
 let dataDir: string;
 let gateway: GatewayProcess & { adminToken: string };
@@ -65,7 +67,7 @@ it(
     fireEvent.change(await screen.findByLabelText('Admin token'), { target: { value: gateway.adminToken } });
     fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
     const row = () => document.querySelector<HTMLElement>(`li[data-voice="${PIPER_ID}"]`)!;
-    await waitFor(() => expect(row()).toBeTruthy());
+    await waitFor(() => expect(row()).toBeTruthy(), ANSWERED);
     // what the bar shows, as often as a person could see it change
     const shown: number[] = [];
     const watch = setInterval(() => {
@@ -86,7 +88,7 @@ it(
     // read when the panel opened, and once more when the install ended: never polled
     // (and once more each time the stream opened again, which a busy machine can make it do)
     expect(listReads).toHaveLength(2 + (streamOpens - 1));
-    await waitFor(() => expect(useApp.getState().voices['sherpa-onnx']?.map((v) => v.id)).toContain(`sherpa-onnx:${PIPER_ID}`));
+    await waitFor(() => expect(useApp.getState().voices['sherpa-onnx']?.map((v) => v.id)).toContain(`sherpa-onnx:${PIPER_ID}`), ANSWERED);
 
     fireEvent.click(within(row()).getByRole('button', { name: 'Try it' }));
     await waitFor(() => expect(useApp.getState().current?.kind).toBe('audio'), { timeout: 30_000 });
@@ -97,7 +99,7 @@ it(
 
     fireEvent.click(within(row()).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(within(row()).getByRole('button', { name: 'Install' })).toBeTruthy(), { timeout: 15_000 });
-    await waitFor(() => expect(useApp.getState().voices['sherpa-onnx'] ?? []).toEqual([]));
+    await waitFor(() => expect(useApp.getState().voices['sherpa-onnx'] ?? []).toEqual([]), ANSWERED);
     expect(listReads).toHaveLength(2 + (streamOpens - 1));
     server.misbehave = {};
   },
