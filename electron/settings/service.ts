@@ -84,7 +84,7 @@ export class SettingsService {
 
   /**
    * Refuses an update that changes a setting this run does not let it change (409 setting_locked,
-   * naming the flag or variable); the desktop app asks before it asks the person anything.
+   * naming the flag or variable); the desktop app calls it before it asks the person anything.
    */
   refuseLocked(update: SettingsUpdate): void {
     const locked = (Object.keys(update) as (keyof SettingsUpdate)[]).filter(
