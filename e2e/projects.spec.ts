@@ -40,7 +40,7 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
 
   // what the render will take on disk, said before it, and what the book takes in each format
   await expect(view.getByText(/^Up to [\d.]+ [KM]B of WAV on disk; [\d.]+ [MG]B free\.$/)).toBeVisible();
-  await expect(view.getByRole('combobox', { name: 'Format' }).locator('option[value="mp3"]')).toHaveText(
+  await expect(view.getByRole('combobox', { name: /^Format/ }).locator('option[value="mp3"]')).toHaveText(
     /^mp3: the book up to [\d.]+ [KM]B$/,
   );
   await view.getByRole('button', { name: 'Render 3 chapters' }).click();
@@ -68,7 +68,7 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   // the Studio's export options, the same component: the file's size is said before
   const options = view.getByRole('group', { name: 'Audiobook' });
   await expect(
-    options.getByText(/^The file: up to [\d.]+ KB at 64 kb\/s, with captions \(WebVTT, SubRip\); [\d.]+ [MG]B free\.$/),
+    options.getByText(/^The file: up to [\d.]+ KB at 96 kb\/s, with captions \(WebVTT, SubRip\); [\d.]+ [MG]B free\.$/),
   ).toBeVisible();
   await options.getByRole('combobox', { name: 'True peak' }).selectOption('-2');
   await options.getByRole('spinbutton', { name: 'Room tone (ms)' }).fill('1000');
