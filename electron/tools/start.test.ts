@@ -26,7 +26,7 @@ async function processOf(group: number, entry: string): Promise<{ argv: string[]
 afterEach(async () => {
   for (const { pid, dirs } of started.splice(0)) {
     try {
-      process.kill(-pid, 'SIGTERM'); // the group: npm, tsx and the gateway under them
+      process.kill(-pid, 'SIGTERM'); // the group: start.ts and the gateway under it
     } catch {
       // already gone
     }
@@ -34,13 +34,17 @@ afterEach(async () => {
   }
 });
 
-it('npm start says in one line that Electron is unavailable and serves the studio headless, naming where the key is', async () => {
+it('npm start (start.ts, once built) says in one line that Electron is unavailable and serves the studio headless, naming where the key is', async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-start-'));
   const noElectron = await mkdtemp(path.join(os.tmpdir(), 'orator-no-electron-'));
-  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--data-dir', dataDir], {
+  // What `npm start` runs once it has built: rebuilding here would rewrite dist/ under the test
+  // files that run its bundles meanwhile, and with vitest's NODE_ENV=test it would leave a
+  // development build of the studio for the Playwright specs that follow.
+  const { NODE_ENV: _testEnv, ...environment } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/tools/start.ts', '--port', '0', '--data-dir', dataDir], {
     detached: true,
     env: {
-      ...process.env,
+      ...environment,
       // Electron is looked for in an empty folder and never downloaded, whatever this machine has;
       // a display is claimed so that the missing binary is the reason.
       ELECTRON_OVERRIDE_DIST_PATH: noElectron,
@@ -58,7 +62,7 @@ it('npm start says in one line that Electron is unavailable and serves the studi
       const match = /Orator gateway at (http:\/\/\S+?)\/ · .* · API key in (\S+) · admin token in \S+\n/.exec(stdout);
       if (match) resolve([match[1]!, match[2]!]);
     });
-    child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${stdout}\n${stderr}`)));
+    child.on('exit', (code) => reject(new Error(`start.ts exited (${code}):\n${stdout}\n${stderr}`)));
   });
 
   const lines = stdout.trim().split('\n');
