@@ -19,8 +19,13 @@ export function ShortcutHelp({ onClose }: { onClose(): void }) {
     element?.showModal();
     return () => element?.close();
   }, []);
+  // A close event that finds the dialog open again is the one its own unmount queued before a
+  // remount (StrictMode mounts every effect twice in development): the list stays.
+  const closed = () => {
+    if (!dialog.current?.open) onClose();
+  };
   return (
-    <dialog ref={dialog} className="confirm-dialog shortcut-help" aria-labelledby="shortcut-title" onClose={onClose} onCancel={onClose}>
+    <dialog ref={dialog} className="confirm-dialog shortcut-help" aria-labelledby="shortcut-title" onClose={closed} onCancel={onClose}>
       <h2 id="shortcut-title">Keyboard shortcuts</h2>
       <dl>
         {SHORTCUTS.map(([keys, what]) => (
