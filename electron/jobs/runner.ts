@@ -12,7 +12,7 @@ import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import { batchChars, synthesizeChunks } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
-import { chunkText, titleOf } from './chunker';
+import { chunkText, sentenceChunks, titleOf } from './chunker';
 import type { DiskBudget } from './disk-budget';
 import type { JobChanges } from './events';
 import { JobFiles } from './files';
@@ -21,6 +21,8 @@ import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
 import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
+import type { RenderCache } from './render-cache/cache';
+import { cachedSynthesizer } from './render-cache/synthesizer';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;
@@ -31,6 +33,8 @@ export interface RunnerOptions extends QueueBounds {
   disk: DiskBudget;
   /** Makes the chunk queue (e.g. the Redis one of worker hosts); default: the embedded queue on this process's engines. */
   chunkQueue?: (handler: ChunkHandler) => ChunkQueue;
+  /** Sentences' audio kept across renders: the embedded queue synthesizes only what it does not hold. */
+  renderCache?: RenderCache;
 }
 
 /**
@@ -64,7 +68,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
       completed: (jobId, chunk, pcm, signal) => this.completed(jobId, chunk, pcm, signal),
       failed: (jobId, error) => this.fail(jobId, toJobError(error)),
     };
-    const synthesize = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
+    const engines = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
+    const { renderCache: cache } = options;
+    const synthesize = cache ? cachedSynthesizer({ ...options, cache }, engines) : engines;
     const unitSize = (jobId: string) => batchChars(options.registry, options.store.get(jobId)!);
     this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler, unitSize);
   }
@@ -97,7 +103,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
    * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
    * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
    * stored as spoken, so a resumed or retried job sounds as it was queued. `series`: the series
-   * and place the job takes (a project's chapter).
+   * and place the job takes (a project's chapter), whose chunks are its sentences (the render
+   * cache's unit: a change re-renders the sentences it touches).
    */
   enqueue(
     resolved: ResolvedVoice,
@@ -109,7 +116,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
     series: JobSeries | null = null,
   ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output, series };
-    const written = chunkText(text, resolved.voice.language);
+    const written = (series ? sentenceChunks : chunkText)(text, resolved.voice.language);
     const spans = sentenceSpansOrNull(text, written);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
