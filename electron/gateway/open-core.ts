@@ -5,6 +5,8 @@ import { EngineRegistry } from '../engines/registry';
 import { SpawnHost } from '../engines/spawn-host/client';
 import { EmbeddedPool } from '../engines/worker-pool';
 import type { DiskBudget } from '../jobs/disk-budget';
+import { BaseAudio } from '../jobs/base-audio/reuse';
+import { JobFiles } from '../jobs/files';
 import { RenderCache } from '../jobs/render-cache/cache';
 import { JobRunner } from '../jobs/runner';
 import { JobStore } from '../jobs/store';
@@ -115,6 +117,7 @@ export async function openCore(given: GatewayConfig, workerFile: string | URL, d
     maxQueuedChars: config.maxQueuedChars,
     disk,
     renderCache,
+    baseAudio: new BaseAudio(db, store, new JobFiles(config.dataDir)),
   });
   // the jobs it takes up hold audio writers (an encoder each) until it stops
   disposers.add('the job runner', () => runner.stop());

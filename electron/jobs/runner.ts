@@ -21,6 +21,7 @@ import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
 import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
+import type { BaseAudio } from './base-audio/reuse';
 import type { RenderCache } from './render-cache/cache';
 import { cachedSynthesizer } from './render-cache/synthesizer';
 
@@ -35,6 +36,8 @@ export interface RunnerOptions extends QueueBounds {
   chunkQueue?: (handler: ChunkHandler) => ChunkQueue;
   /** Sentences' audio kept across renders: the embedded queue synthesizes only what it does not hold. */
   renderCache?: RenderCache;
+  /** Takes what a chapter's earlier render holds (JobSeries.base) instead of synthesizing it. */
+  baseAudio?: BaseAudio;
 }
 
 /**
@@ -217,6 +220,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return row;
   }
 
+  /** The render cache its chapters' sentences go through; a sentence edit's too. */
+  get renderCache(): RenderCache | undefined {
+    return this.options.renderCache;
+  }
+
   /** The disk ledger its jobs reserve in; whatever else writes a job's files (a sentence edit) asks it too. */
   get disk(): DiskBudget {
     return this.options.disk;
@@ -255,10 +263,14 @@ export class JobRunner extends EventEmitter<JobChanges> {
       // worker hosts take a job's chunks by the job's voice (jobs/redis/)
       throw new ApiError('invalid_request', 'A job of several voices runs on the embedded queue only, not on worker hosts.');
     }
-    const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
+    const { store, baseAudio } = this.options;
+    let row = await admitJob({ store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
+    if (job.series?.base && baseAudio && (await baseAudio.reuse(row.id, job.series.base)) > 0) row = store.get(row.id)!;
     // before it is queued, so that its "added" comes before any progress of it (BullMQ's "added")
     this.emit('job', { type: 'added', job: row });
     this.activate(row);
+    // chunks it took from an earlier render: written now
+    if (this.started && row.chunks_done > 0) this.assembler.chunkSaved(row.id);
     return row;
   }
 

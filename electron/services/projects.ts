@@ -317,8 +317,9 @@ export class ProjectService {
       // an export reads samples: a compressed chapter keeps its WAV beside it
       keep_wav: format !== 'wav',
     };
-    // the project's chapters are one series: rendered in reading order
-    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx });
+    // the project's chapters are one series: rendered in reading order, each taking what its
+    // last render says alike from that render's audio (jobs/base-audio/)
+    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx, base: chapter.job_id });
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;

@@ -191,4 +191,9 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX render_cache_by_use ON render_cache (used);
   `,
+  // 14: a chunk whose audio is an earlier render's (jobs/base-audio/): where its samples start in
+  // that render's WAV, linked into the job's work folder
+  `
+  ALTER TABLE chunks ADD COLUMN base_offset INTEGER;
+  `,
 ];
