@@ -88,7 +88,8 @@ describe('the render cache', () => {
     spoken.clear();
     const fixed = await render(project);
     expect(fixed.queued.map((q) => q.index)).toEqual([0, 1, 2]);
-    expect(await stats()).toMatchObject({ entries: 18, synthesized: 18, hits: 12 });
+    // the twelve sentences that did not change come from the chapters' earlier audio
+    expect(await stats()).toMatchObject({ entries: 18, synthesized: 18, hits: 0 });
     expect(spoken.texts).toEqual([
       'Bran nock the fisherman rowed out at dawn.',
       'Bran nock the fisherman tied the sail down.',
@@ -97,11 +98,50 @@ describe('the render cache', () => {
     const after = await chapterAudio(project);
     // the alias is longer than the name: each chapter longer by its changed sentence
     after.forEach((samples, i) => expect(samples.length).toBeGreaterThan(before[i]!.length));
-    // chapter 1's title comes from the cache: its audio is as before, up to the changed sentence
+    // chapter 1's title was not synthesized again: its samples are the first render's
     const title = (await timings(project, 0))[0]!;
     expect(title.text).toBe('The Harbour');
     const titleEnd = Math.round(title.end_s * RATE);
     expect(bytes(after[0]!.subarray(0, titleEnd)).equals(bytes(before[0]!.subarray(0, titleEnd)))).toBe(true);
+  });
+
+  it('takes what did not change from the chapters’ earlier audio, with the cache emptied', async () => {
+    gateway = await gateways.start();
+    const project = await create(SEA_BOOK);
+    await render(project);
+    const before = await chapterAudio(project);
+    const beforeTimings = await Promise.all([0, 1, 2].map((i) => timings(project, i)));
+    expect((await send('DELETE', CACHE)).status).toBe(200);
+    const spoken = recordSpoken(gateway, VOICE);
+    expect((await setLexicon([{ grapheme: 'Branoc', alias: 'Bran nock', language: 'en' }])).status).toBe(200);
+    await render(project);
+    expect(spoken.texts).toEqual(['Bran nock rowed out at dawn.', 'Bran nock tied the sail down.', "Bran nock's wife waited on the quay."]);
+    expect(await stats()).toMatchObject({ entries: 3, synthesized: 18, hits: 0 });
+    const after = await chapterAudio(project);
+    for (const chapter of [0, 1, 2]) {
+      const now = await timings(project, chapter);
+      expect(now.map((s) => s.text)).toEqual(beforeTimings[chapter]!.map((s) => s.text));
+      // every sentence but the name's is, sample for sample, where the new timings say
+      for (const [n, sentence] of now.entries()) {
+        const old = sentenceAudio(before[chapter]!, beforeTimings[chapter]![n]!);
+        expect(holds(after[chapter]!, sentence, old)).toBe(!sentence.text.includes('Branoc'));
+      }
+    }
+  });
+
+  it('re-renders a manuscript edit by synthesizing the sentence it changed, the rest from the cache', async () => {
+    gateway = await gateways.start();
+    const project = await create(SEA_BOOK);
+    await render(project);
+    const spoken = recordSpoken(gateway, VOICE);
+    const edited = SEA_BOOK.replace('Rain struck the deck.', 'Hail struck the deck.');
+    expect((await send('PUT', `${PROJECTS}/${project.project_id}/manuscript`, { name: 'book.md', text: edited })).status).toBe(200);
+    const result = await render(project);
+    expect(result.queued.map((q) => q.index)).toEqual([1]);
+    expect(spoken.texts).toEqual(['Hail struck the deck.']);
+    expect(await stats()).toMatchObject({ entries: 16, synthesized: 16, hits: 4 });
+    const [, storm] = await chapterAudio(project);
+    expect(storm!.length).toBeGreaterThan(2 * RATE);
   });
 
   it('synthesizes a sentence two chapters share once, and both chapters say it', async () => {
