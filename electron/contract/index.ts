@@ -27,3 +27,4 @@ export * from './voice-library';
 export * from './compare';
 export * from './routes';
 export * from './render-cache';
+export * from './render-plan';

@@ -77,6 +77,8 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     maxTextLength: () => settings.limits().maxTextLength,
     disk,
     documents,
+    renderCache: core.renderCache,
+    concurrency: core.pool.threads,
   });
   // a sentence edited in a chapter's audio belongs to the chapter (services/projects.ts)
   jobs.observeSentenceEdits((edit) => projects.sentenceEdited(edit));

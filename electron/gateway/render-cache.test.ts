@@ -5,7 +5,7 @@
  * the texts the engine adapter was asked to speak.
  */
 import { describe, expect, it } from 'vitest';
-import type { JobTimings, Project, RenderCacheStats, RenderResult, SentenceTiming } from '../contract';
+import type { JobTimings, Project, RenderCacheStats, RenderPlan, RenderResult, SentenceTiming } from '../contract';
 import { decodeWav } from '../audio/wav';
 import { expectSpeech } from '../testing/audio';
 import { recordSpoken } from '../testing/engine-calls';
@@ -58,6 +58,11 @@ async function render(project: Project): Promise<RenderResult> {
 }
 
 const stats = async () => (await (await gateway.api(CACHE)).json()) as RenderCacheStats;
+const plan = async (project: Project) => {
+  const response = await gateway.api(`${PROJECTS}/${project.project_id}/render-plan`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as RenderPlan;
+};
 
 /** The samples of each chapter's audio, in reading order. */
 async function chapterAudio(project: Project): Promise<Int16Array[]> {
@@ -78,13 +83,26 @@ describe('the render cache', () => {
     gateway = await gateways.start();
     const spoken = recordSpoken(gateway, VOICE);
     const project = await create(SEA_BOOK);
+    // nothing synthesized yet since the start: no time to say
+    expect(await plan(project)).toMatchObject({ sentences: 15, seconds: null, summary: '15 sentences in 3 chapters' });
     const first = await render(project);
     expect(first.queued).toHaveLength(3);
+    expect(await plan(project)).toEqual({ chapters: [], sentences: 0, characters: 0, seconds: 0, summary: 'Nothing to render.' });
     expect(await stats()).toMatchObject({ entries: 15, synthesized: 15, hits: 0 });
     expect(spoken.texts).toHaveLength(15);
     const before = await chapterAudio(project);
 
     expect((await setLexicon([{ grapheme: 'Branoc', alias: 'Bran nock the fisherman', language: 'en' }])).status).toBe(200);
+    // what the render will cost, before it runs: the three sentences, at the pace the engine spoke the fifteen
+    const before3 = await plan(project);
+    expect(before3.chapters.map((c) => [c.index, c.sentences, c.texts])).toEqual([
+      [0, 1, ['Branoc rowed out at dawn.']],
+      [1, 1, ['Branoc tied the sail down.']],
+      [2, 1, ["Branoc's wife waited on the quay."]],
+    ]);
+    expect(before3.sentences).toBe(3);
+    expect(before3.seconds).toBeGreaterThan(0);
+    expect(before3.summary).toMatch(/^3 sentences in 3 chapters, about \d+ s$/);
     spoken.clear();
     const fixed = await render(project);
     expect(fixed.queued.map((q) => q.index)).toEqual([0, 1, 2]);
@@ -136,6 +154,7 @@ describe('the render cache', () => {
     const spoken = recordSpoken(gateway, VOICE);
     const edited = SEA_BOOK.replace('Rain struck the deck.', 'Hail struck the deck.');
     expect((await send('PUT', `${PROJECTS}/${project.project_id}/manuscript`, { name: 'book.md', text: edited })).status).toBe(200);
+    expect(await plan(project)).toMatchObject({ sentences: 1, chapters: [{ index: 1, sentences: 1, texts: ['Hail struck the deck.'] }] });
     const result = await render(project);
     expect(result.queued.map((q) => q.index)).toEqual([1]);
     expect(spoken.texts).toEqual(['Hail struck the deck.']);
@@ -148,6 +167,10 @@ describe('the render cache', () => {
     gateway = await gateways.start();
     const spoken = recordSpoken(gateway, VOICE);
     const project = await create('## One\nThe bell rang twice. Mara opened the door.\n\n## Two\nThe bell rang twice. Nobody came.\n');
+    expect((await plan(project)).chapters.map((c) => c.texts)).toEqual([
+      ['One', 'The bell rang twice.', 'Mara opened the door.'],
+      ['Two', 'Nobody came.'],
+    ]);
     await render(project);
     expect(spoken.texts.filter((text) => text === 'The bell rang twice.')).toHaveLength(1);
     expect(await stats()).toMatchObject({ entries: 5, synthesized: 5, hits: 1 });

@@ -8,12 +8,21 @@ import type { ChunkTimingLayout, JobRow, JobStore } from '../store';
 import { alignChunks } from './align';
 
 /** What a chunk is said as: its text, and its own voice and prosody where SSML gave it one. */
-const chunkKey = (chunk: Pick<ChunkTimingLayout, 'text' | 'own'>) =>
+export const chunkKey = (chunk: Pick<ChunkTimingLayout, 'text' | 'own'>) =>
   chunk.own ? `${chunk.text}\u0000${JSON.stringify(chunk.own)}` : chunk.text;
 
-/** The voice and prosody two jobs must share for one's audio to stand for the other's. */
-const sameVoice = (a: JobRow, b: JobRow) =>
-  a.voice === b.voice && a.local_voice === b.local_voice && a.rate === b.rate && a.pitch === b.pitch && a.volume === b.volume;
+/**
+ * Whether a job's audio can stand for that of a job said with `voice`: done, its audio still there,
+ * and the same voice and prosody.
+ */
+export function reusable(
+  base: JobRow | undefined,
+  voice: Pick<JobRow, 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>,
+): base is JobRow & { sample_rate: number } {
+  if (!base || base.state !== 'done' || base.audio_bytes === null || base.sample_rate === null) return false;
+  const { voice: id, local_voice, rate, pitch, volume } = voice;
+  return base.voice === id && base.local_voice === local_voice && base.rate === rate && base.pitch === pitch && base.volume === volume;
+}
 
 /**
  * A chapter rendered again takes what did not change from its earlier render (its base): each of
@@ -41,8 +50,8 @@ export class BaseAudio {
   async reuse(jobId: string, baseId: string): Promise<number> {
     const job = this.store.get(jobId)!;
     const base = this.store.get(baseId);
-    if (!base || base.state !== 'done' || base.audio_bytes === null || base.sample_rate === null || !sameVoice(job, base)) return 0;
-    const old = this.store.timingLayout(baseId);
+    if (!reusable(base, job)) return 0;
+    const old = this.store.timingLayout(base.id);
     if (old.some((chunk) => chunk.samples === null)) return 0;
     const next = this.store.timingLayout(jobId);
     const matched = alignChunks(old.map(chunkKey), next.map(chunkKey));

@@ -2,6 +2,7 @@ import type { Pcm } from '../../audio/pcm';
 import type { Db } from '../../storage/database';
 import { DiskFull, type DiskBudget, type Reclaimable } from '../disk-budget';
 import { RenderCacheFiles } from './files';
+import { EnginePace } from './pace';
 import { RenderCacheStore, type CacheEntry } from './store';
 
 /** The disk ledger's key of the cache's writes (disk-budget.ts). */
@@ -43,6 +44,8 @@ export interface RenderCacheStats {
  */
 export class RenderCache implements Reclaimable {
   readonly key = RENDER_CACHE_DISK_KEY;
+  /** How fast the engines synthesized what the cache did not hold. */
+  readonly pace = new EnginePace();
   private readonly files: RenderCacheFiles;
   private readonly store: RenderCacheStore;
   private entries = 0;
@@ -69,6 +72,11 @@ export class RenderCache implements Reclaimable {
     cache.lastUse = totals.lastUse;
     await cache.evictTo(options.maxBytes);
     return cache;
+  }
+
+  /** Whether the cache holds a key (a render plan's question: nothing is read). */
+  holds(key: string): boolean {
+    return this.store.has(key);
   }
 
   /** The audio of a key, or null when the cache does not hold it (any more). */

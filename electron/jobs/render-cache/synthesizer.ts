@@ -42,6 +42,7 @@ export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSy
     if (firstOfKey.size === 0) return found as Pcm[];
 
     const missing = [...firstOfKey.values()];
+    const started = performance.now();
     const made = synthesize(
       jobId,
       missing.map((i) => chunks[i]!),
@@ -59,6 +60,8 @@ export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSy
       for (const i of missing) inFlight.delete(keys[i]!);
       throw error;
     }
+    const characters = missing.reduce((sum, i) => sum + chunks[i]!.text.length, 0);
+    deps.cache.pace.record(deps.store.get(jobId)!.engine, characters, (performance.now() - started) / 1000);
     missing.forEach((i, n) => {
       const key = keys[i]!;
       // the slot is free once the audio is back; the cache keeps it meanwhile
