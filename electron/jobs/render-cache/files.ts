@@ -15,6 +15,8 @@ const EXTENSION = '.pcm';
  */
 export class RenderCacheFiles {
   readonly root: string;
+  /** Shard folders known to exist: a book's thousands of writes make each once. */
+  private readonly shards = new Set<string>();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, RENDER_CACHE_DIR);
@@ -27,9 +29,18 @@ export class RenderCacheFiles {
   /** Writes an entry's samples under a temporary name and renames it: a cache file is always whole. */
   async write(key: string, samples: Int16Array): Promise<void> {
     const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-    await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
-    await rename(file + PARTIAL, file);
+    const shard = path.dirname(file);
+    if (!this.shards.has(shard)) {
+      await mkdir(shard, { recursive: true, mode: PRIVATE_DIR_MODE });
+      this.shards.add(shard);
+    }
+    try {
+      await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
+      await rename(file + PARTIAL, file);
+    } catch (error) {
+      this.shards.delete(shard); // removed from outside: made again by the next write
+      throw error;
+    }
   }
 
   /** An entry's samples, or null when its file is gone or not the size recorded. */
