@@ -43,8 +43,7 @@ export const Settings = Type.Object(
     }),
     render_cache_mb: Type.Integer({
       ...SETTING_BOUNDS.render_cache_mb,
-      description:
-        "MiB of sentences' audio the render cache keeps, so that a project's render synthesizes only what changed; 0 keeps none",
+      description: "MiB of sentences' audio the render cache keeps, so that a project's render synthesizes only what changed; 0 keeps none",
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {
