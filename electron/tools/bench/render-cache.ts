@@ -1,5 +1,5 @@
 /**
- * The render cache's figures (`npm run bench:project`, docs/performance.md#the-render-cache), on
+ * The render cache's figures (`npm run bench:project`, docs/performance.md#the-render-cache-issue-35), on
  * gateways in this process with the embedded eSpeak NG and the machine's engine threads, on books
  * of Debian's licences in which no sentence is said twice (distinctSentences):
  * 1. A first render, against what it cost before the cache: the same chapters sent as plain jobs
