@@ -43,6 +43,8 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await expect(view.getByRole('combobox', { name: /^Format/ }).locator('option[value="mp3"]')).toHaveText(
     /^mp3: the book up to [\d.]+ [KM]B$/,
   );
+  // and what it will synthesize: each chapter's title and its sentence
+  await expect(view.getByTestId('render-plan')).toHaveText(/^To synthesize: 6 sentences in 3 chapters(, about \d+ s)?$/);
   await view.getByRole('button', { name: 'Render 3 chapters' }).click();
   await expect(view.getByText('Rendering 3 chapters.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
@@ -60,6 +62,8 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await page.getByRole('tab', { name: 'Projects' }).click();
   await page.getByRole('button', { name: /^short-book/ }).click();
   await expect(chapterRows(page).nth(1)).toContainText('changed');
+  // the one sentence that holds the name, at the pace the engine spoke the others
+  await expect(view.getByTestId('render-plan')).toHaveText(/^To synthesize: 1 sentence in 1 chapter, about \d+ s$/);
   await view.getByRole('button', { name: 'Render 1 chapter' }).click();
   await expect(view.getByText('Rendering 1 chapter.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
@@ -108,6 +112,8 @@ test('projects: a book renders as a narrator listens, pauses, resumes, cancels a
   const view = page.locator('.project-view');
   await expect(chapterRows(page)).toHaveCount(3);
 
+  // and what it will synthesize: each chapter's title and its sentence
+  await expect(view.getByTestId('render-plan')).toHaveText(/^To synthesize: 6 sentences in 3 chapters(, about \d+ s)?$/);
   await view.getByRole('button', { name: 'Render 3 chapters' }).click();
   // while chapters render the button says so, never "Up to date", beside the book's progress
   const main = view.locator('.project-actions button.primary');

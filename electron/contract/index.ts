@@ -26,3 +26,5 @@ export * from './projects';
 export * from './voice-library';
 export * from './compare';
 export * from './routes';
+export * from './render-cache';
+export * from './render-plan';

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { Capabilities, PhonemeAlphabet, Voice } from '../contract';
 import { splitAtBreaks } from '../audio/breaks';
@@ -74,6 +75,8 @@ export interface CliOverrides {
 export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): EngineAdapter {
   /** The vetted program's real path; null until a probe vetted it. */
   let executable: string | null = null;
+  /** The vetted program as a file (path, size, time of its last change) and what it says it is. */
+  let version = '';
   const platform = overrides.platform ?? process.platform;
   const batchSlots = overrides.concurrency ?? Math.max(1, os.availableParallelism());
   // a slot more for interactive requests, whose process also runs ahead of the niced batch ones
@@ -123,7 +126,8 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
       try {
         // Files change after they were configured: the rules and the identity are checked at every probe.
         const vetted = await trustedProgram(found, platform);
-        const listed = await spec.voices(vetted, await confirmIdentity(vetted, spec.identity));
+        const identified = await confirmIdentity(vetted, spec.identity);
+        const listed = await spec.voices(vetted, identified);
         const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
         if (voices.length === 0) {
           const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
@@ -132,6 +136,8 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
         const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
         // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
         executable = vetted;
+        const file = await stat(vetted);
+        version = [vetted, file.size, file.mtimeMs, identified.split('\n', 1)[0]!.trim()].join(' ');
         return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) };
       } catch (error) {
         if (error instanceof UntrustedProgram) return { available: false, reason: `${error.message}.` };
@@ -144,6 +150,7 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     synthesize(request, context) {
       return run(request.text, (files) => spec.command(request, files), context);
     },
+    version: () => version,
     ...(batch ? { batchChars: batch.maxChars, synthesizeBatch: (requests, context) => synthesizeBatch(batch, requests, context) } : {}),
   };
 }

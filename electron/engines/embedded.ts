@@ -1,3 +1,4 @@
+import { dependencies } from '../../package.json';
 import { ApiError, type Capabilities, type PhonemeAlphabet } from '../contract';
 import { assertPlausiblePcm } from '../audio/wav';
 import { ENGINE_TIMEOUT_MS, type EngineAdapter, type Probe } from './engine';
@@ -11,6 +12,8 @@ export interface EmbeddedSpec {
   phonemeAlphabet?: PhonemeAlphabet;
   /** Local name of the default voice; the first voice when it is missing. */
   defaultVoice: string;
+  /** The npm package that holds the engine: its version is the engine's. */
+  package: keyof typeof dependencies;
 }
 
 /** Settings of an embedded engine that tests and the configuration may override. */
@@ -46,6 +49,7 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
     kind: 'embedded',
     capabilities: spec.capabilities,
     ...(spec.phonemeAlphabet ? { phonemeAlphabet: spec.phonemeAlphabet } : {}),
+    version: () => `${spec.package}@${dependencies[spec.package]}`,
     async probe(): Promise<Probe> {
       try {
         const voices = await pool.voices(id, ENGINE_TIMEOUT_MS).catch(failed());

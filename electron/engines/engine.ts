@@ -38,6 +38,12 @@ export interface EngineAdapter {
    */
   vetProgram?(file: string): Promise<void>;
   synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<Pcm>;
+  /**
+   * What the engine's audio depends on besides the request: its program or package, and their
+   * version. The render cache keys audio by it, so that an engine updated in place is heard anew;
+   * an engine without it is keyed by Orator's own version.
+   */
+  version?(): string;
   /** Engines that keep models loaded: stops what holds them (before a model's files are removed). */
   release?(): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
 import { ProjectService } from '../services/projects';
+import { RenderCacheService } from '../services/render-cache';
 import { SynthesisService } from '../services/synthesis';
 import { SettingsService } from '../settings/service';
 import { CompareStore } from '../storage/compare-store';
@@ -30,6 +31,7 @@ export interface Services {
   openaiSpeech: OpenAISpeechService;
   voiceLibrary: VoiceLibraryService;
   compare: CompareService;
+  renderCache: RenderCacheService;
 }
 
 /** Builds the services over the core; the exports being made, installs and manuscript reading are stopped at close. */
@@ -75,6 +77,8 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     maxTextLength: () => settings.limits().maxTextLength,
     disk,
     documents,
+    renderCache: core.renderCache,
+    concurrency: core.pool.threads,
   });
   // a sentence edited in a chapter's audio belongs to the chapter (services/projects.ts)
   jobs.observeSentenceEdits((edit) => projects.sentenceEdited(edit));
@@ -88,7 +92,8 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     jobWav: (jobId) => runner.files.audioFile(jobId, 'wav'),
     dataDir: config.dataDir,
   });
-  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary, compare };
+  const renderCache = new RenderCacheService(core.renderCache);
+  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary, compare, renderCache };
 }
 
 /** The voice library, installing into the first models folder; what an install killed mid-way left goes first. */

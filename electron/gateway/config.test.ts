@@ -125,6 +125,14 @@ describe('configFromArgs', () => {
       engineTimeoutS: 300,
       givenBy: { engine_timeout_s: { source: 'flag' } },
     });
+    expect(() => configFromArgs(['--render-cache-mb', '1048577'], {})).toThrow(
+      '--render-cache-mb must be an integer from 0 to 1048576, got "1048577"',
+    );
+    // 0 keeps no sentence's audio
+    expect(configFromArgs(['--render-cache-mb', '0'], {})).toMatchObject({
+      renderCacheMb: 0,
+      givenBy: { render_cache_mb: { source: 'flag' } },
+    });
     // the body limit of the longest allowed text stays bounded
     expect(bodyLimitFor(max)).toBeLessThanOrEqual(61 * 1024 * 1024);
     const settings = {
@@ -135,6 +143,7 @@ describe('configFromArgs', () => {
       workers: 2,
       retention_hours: 0,
       engine_timeout_s: 120,
+      render_cache_mb: 4096,
       models_dir: '',
       engine_executables: {},
       close_to_tray: true,
@@ -148,6 +157,7 @@ describe('configFromArgs', () => {
       ['retention_hours', 87_601],
       ['workers', 65],
       ['engine_timeout_s', 3601],
+      ['render_cache_mb', 1_048_577],
     ] as const) {
       expect(Value.Check(Settings, { ...settings, [name]: value })).toBe(false);
     }

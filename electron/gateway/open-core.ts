@@ -5,6 +5,9 @@ import { EngineRegistry } from '../engines/registry';
 import { SpawnHost } from '../engines/spawn-host/client';
 import { EmbeddedPool } from '../engines/worker-pool';
 import type { DiskBudget } from '../jobs/disk-budget';
+import { BaseAudio } from '../jobs/base-audio/reuse';
+import { JobFiles } from '../jobs/files';
+import { RenderCache } from '../jobs/render-cache/cache';
 import { JobRunner } from '../jobs/runner';
 import { JobStore } from '../jobs/store';
 import { resolveSettings, type ResolvedSettings } from '../settings/resolve';
@@ -48,6 +51,7 @@ export interface Core {
   store: JobStore;
   db: ReturnType<typeof openDatabase>;
   backend: QueueBackend;
+  renderCache: RenderCache;
   runner: JobRunner;
 }
 
@@ -98,6 +102,9 @@ export async function openCore(given: GatewayConfig, workerFile: string | URL, d
   const db = openDatabase(config.dataDir);
   disposers.add('the database', () => db.close());
   const store = new JobStore(db);
+  const renderCache = await RenderCache.open({ db, dataDir: config.dataDir, disk, maxBytes: 1024 * 1024 * config.renderCacheMb });
+  // the cache holds its disk while nothing else needs it
+  disk.reclaimFrom(renderCache);
   const backend = await queueBackend(config, store);
   disposers.add('the fleet engine list', () => backend.fleet?.close());
   const runner = new JobRunner({
@@ -109,9 +116,11 @@ export async function openCore(given: GatewayConfig, workerFile: string | URL, d
     maxQueuedJobs: config.maxQueuedJobs,
     maxQueuedChars: config.maxQueuedChars,
     disk,
+    renderCache,
+    baseAudio: new BaseAudio(db, store, new JobFiles(config.dataDir)),
   });
   // the jobs it takes up hold audio writers (an encoder each) until it stops
   disposers.add('the job runner', () => runner.stop());
   await runner.recover();
-  return { config, settings, saved, keys, instance, disk, requestLog, pool, modelDirs, registry, store, db, backend, runner };
+  return { config, settings, saved, keys, instance, disk, requestLog, pool, modelDirs, registry, store, db, backend, renderCache, runner };
 }

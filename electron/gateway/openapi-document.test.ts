@@ -61,6 +61,7 @@ const OWN_ERRORS: Record<string, number[]> = {
   importLexicon: [413],
   createProject: [409, 422],
   getProject: [404],
+  getRenderPlan: [404, 422],
   changeProject: [404, 422],
   replaceManuscript: [404],
   deleteProject: [404],

@@ -8,6 +8,7 @@ import { OPENAPI_PATH, type VoiceEvent } from '../contract';
 import type { EngineRegistry } from '../engines/registry';
 import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { CompareService } from '../services/compare-sessions';
+import type { RenderCacheService } from '../services/render-cache';
 import type { ExportService } from '../services/exports';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
@@ -26,6 +27,7 @@ import { securityHeaders } from './plugins/security-headers';
 import { requestLog } from './request-log';
 import { jsonBody } from './plugins/json-body';
 import { compareRoutes } from './routes/compare';
+import { renderCacheRoutes } from './routes/render-cache';
 import { engineRoutes } from './routes/engines';
 import { exportRoutes } from './routes/exports';
 import { jobRoutes } from './routes/jobs';
@@ -54,6 +56,7 @@ export interface ServerDeps {
   /** The voice library; none in tests that build a bare server. */
   voiceLibrary?: VoiceLibraryService;
   compare: CompareService;
+  renderCache: RenderCacheService;
   apiKey: () => string;
   /** Opens the settings routes only. */
   adminToken: () => string;
@@ -138,6 +141,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(projectRoutes, { projects: deps.projects, slots });
   if (deps.voiceLibrary) await app.register(voiceLibraryRoutes, { library: deps.voiceLibrary });
   await app.register(compareRoutes, { compare: deps.compare });
+  await app.register(renderCacheRoutes, { renderCache: deps.renderCache });
   await app.register(openaiRoutes, { speech: deps.openaiSpeech, slots: slots.encoders });
   if (deps.internal) await app.register(internalRoutes, deps.internal);
 

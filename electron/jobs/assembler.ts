@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { int16View, WAV_HEADER_BYTES } from '../audio/wav';
 import { JobAudioWriter, type WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
@@ -43,6 +43,8 @@ interface Assembly {
   /** The offered chunk being appended. */
   joining?: Offer;
   running?: Promise<void>;
+  /** The job's base WAV, open while chunks are read from it (jobs/base-audio/). */
+  base?: Promise<FileHandle>;
   /** A chunk was saved while the writing ran: look again before stopping. */
   again: boolean;
   stopped: boolean;
@@ -185,21 +187,31 @@ export class JobAssembler {
       assembly.joining = offered;
       assembly.offered = undefined;
       assembly.appending = chunk.idx;
-      const file = files.chunkFile(assembly.id, chunk.idx);
-      await assembly.writer!.append(offered?.samples ?? int16View(await readFile(file)));
+      await assembly.writer!.append(offered?.samples ?? (await this.savedAudio(assembly, chunk)));
       const pause = pauseAfter(chunk.pause_ms, chunk.idx === job.chunks_total - 1, job.sample_rate!);
       if (pause > 0) await assembly.writer!.append(new Int16Array(pause));
       if (offered) {
         offered.record();
       } else if (assembly.resumable) {
         store.joined(assembly.id, chunk.idx + 1);
-        await rm(file, { force: true });
+        if (chunk.base_offset === null) await rm(files.chunkFile(assembly.id, chunk.idx), { force: true });
       }
       assembly.next++;
       assembly.appending = undefined;
       assembly.joining = undefined;
       offered?.settle(true);
     }
+  }
+
+  /** A saved chunk's samples: its chunk file's, or those of the job's base WAV (jobs/base-audio/). */
+  private async savedAudio(assembly: Assembly, chunk: ChunkLayout): Promise<Int16Array> {
+    if (chunk.base_offset === null) return int16View(await readFile(this.deps.files.chunkFile(assembly.id, chunk.idx)));
+    assembly.base ??= open(this.deps.files.baseFile(assembly.id), 'r');
+    const bytes = Buffer.allocUnsafe(2 * chunk.samples!);
+    const { bytesRead } = await (await assembly.base).read(bytes, 0, bytes.length, WAV_HEADER_BYTES + 2 * chunk.base_offset);
+    if (bytesRead < bytes.length)
+      throw new Error(`The earlier render that chunk ${chunk.idx} of job ${assembly.id} comes from is cut short.`);
+    return int16View(bytes);
   }
 
   /** Opens the job's writer if a slot is free (false: it waits for one), resuming a WAV after its joined chunks. */
@@ -228,6 +240,7 @@ export class JobAssembler {
 
   private async finish(assembly: Assembly): Promise<void> {
     const audio = await assembly.writer!.finish();
+    await closeBase(assembly);
     if (assembly.stopped) return; // cancelled meanwhile: whoever stopped it removes the files
     this.forget(assembly);
     await this.events.done(assembly.id, audio);
@@ -237,6 +250,7 @@ export class JobAssembler {
     assembly.stopped = true;
     await assembly.running;
     await assembly.writer?.close();
+    await closeBase(assembly);
     this.forget(assembly);
   }
 
@@ -261,6 +275,12 @@ export class JobAssembler {
       if (!waiting.writer) this.kick(waiting);
     }
   }
+}
+
+async function closeBase(assembly: Assembly): Promise<void> {
+  const base = assembly.base;
+  assembly.base = undefined;
+  await base?.then((handle) => handle.close()).catch(() => undefined);
 }
 
 /** Where each of the given first chunks of a job ends in its WAV's samples, in bytes (with the pause after it). */

@@ -90,7 +90,7 @@ export function batchChars(registry: EngineRegistry, job: JobRow): number {
 }
 
 /** The engine and request of a chunk, as the job was recorded (or as SSML gave the chunk its own). */
-function chunkRequest(registry: EngineRegistry, job: JobRow, chunk: ChunkRow) {
+export function chunkRequest(registry: EngineRegistry, job: JobRow, chunk: ChunkRow) {
   const adapter = adapterOf(registry, job, chunk.voice ?? job.voice);
   const voice = chunk.local_voice ?? job.local_voice;
   const { rate = job.rate, pitch = job.pitch, volume = job.volume } = ownProsody(chunk);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codePoints } from '../contract/text';
-import { chunkText, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, titleOf } from './chunker';
+import { chunkText, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, sentenceChunks, titleOf } from './chunker';
 import { prose } from '../testing/prose';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
@@ -70,6 +70,25 @@ describe('chunkText', () => {
     for (const tag of ['en-US-nyc', 'piqd', 'chr-US-Qaaa-x-west', '']) {
       expect(chunkText('One sentence. Another one.', tag, 15).map((c) => c.text)).toEqual(['One sentence.', 'Another one.']);
     }
+  });
+});
+
+describe('sentenceChunks', () => {
+  it('makes each sentence a chunk, with the pauses of sentences and paragraphs', () => {
+    const text = 'First paragraph. It has two sentences.\n\nDr. Watson came. He sat.';
+    const chunks = sentenceChunks(text, 'en');
+    expect(chunks.map((c) => c.text)).toEqual(['First paragraph.', 'It has two sentences.', 'Dr. Watson came.', 'He sat.']);
+    expect(chunks.map((c) => c.pauseMs)).toEqual([SENTENCE_PAUSE_MS, PARAGRAPH_PAUSE_MS, SENTENCE_PAUSE_MS, PARAGRAPH_PAUSE_MS]);
+    expect(chunks.map((c) => c.bounds)).toEqual(chunks.map((c) => [[0, c.text.length]]));
+  });
+
+  it('still cuts a sentence longer than the bound, keeping every word', () => {
+    const long = `Alpha ${'beta gamma, '.repeat(40)}and the end.`;
+    const chunks = sentenceChunks(`Short one. ${long} Last.`, 'en', 100);
+    expect(chunks[0]!.text).toBe('Short one.');
+    expect(chunks.at(-1)!.text).toBe('Last.');
+    expect(chunks.every((c) => codePoints(c.text) <= 100)).toBe(true);
+    expect(words(chunks.map((c) => c.text).join(' '))).toEqual(words(`Short one. ${long} Last.`));
   });
 });
 

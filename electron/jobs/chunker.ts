@@ -30,6 +30,19 @@ export const DEFAULT_CHUNK_CHARS = 500;
  * answer) starts after its first chunk, so that one is kept to a sentence or two.
  */
 export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS, firstChunkChars = maxChars): WrittenChunk[] {
+  return cut(text, language, maxChars, firstChunkChars, false);
+}
+
+/**
+ * Each sentence a chunk of its own (a sentence longer than `maxChars` still several): the unit
+ * the render cache keeps, so that a change re-renders the sentences it touches, not their
+ * neighbours in a chunk (jobs/render-cache/).
+ */
+export function sentenceChunks(text: string, language = 'en', maxChars = DEFAULT_CHUNK_CHARS): WrittenChunk[] {
+  return cut(text, language, maxChars, maxChars, true);
+}
+
+function cut(text: string, language: string, maxChars: number, firstChunkChars: number, bySentence: boolean): WrittenChunk[] {
   const chunks: WrittenChunk[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     const pieces = sentencesOf(paragraph, language).flatMap((sentence, n) =>
@@ -39,7 +52,8 @@ export function chunkText(text: string, language = 'en', maxChars = DEFAULT_CHUN
     let last = -1;
     for (const { piece, n } of pieces) {
       const bound = chunks.length === 0 ? Math.min(firstChunkChars, maxChars) : maxChars;
-      if (current.text && codePoints(current.text) + 1 + codePoints(piece) > bound) {
+      const full = codePoints(current.text) + 1 + codePoints(piece) > bound;
+      if (current.text && (full || (bySentence && n !== last))) {
         chunks.push(current);
         current = { text: '', pauseMs: SENTENCE_PAUSE_MS, bounds: [] };
       }

@@ -21,6 +21,14 @@ export class DiskFull extends Error {
   readonly code = 'disk_full';
 }
 
+/** Disk that something holds only while nothing else needs it (the render cache), given back on demand. */
+export interface Reclaimable {
+  /** The ledger key its own writes use: they never take its room back from it. */
+  key: string;
+  /** Frees at least `bytes` if it can; resolves with what it freed, once freed. */
+  reclaim(bytes: number): Promise<number>;
+}
+
 /** What a refusal says about the work refused: "This export", and what the person can do. */
 export interface RefusalWording {
   what: string;
@@ -35,9 +43,10 @@ export interface RefusalWording {
  * not yet written, so queued work counts. As it writes it asks before each write: within its
  * reservation the free minimum is checked, beyond it the others' reservations too, and a write
  * that does not fit fails that work (DiskFull, disk_full), never the next request of another.
- * A reserve file of RESERVE_BYTES in the data dir is deleted when the disk runs out anyway
- * (another program filled it), so that the failure can be recorded; it is made again once there
- * is room.
+ * What the render cache holds is taken back first (`reclaimFrom`): it is kept only while nothing
+ * else needs the disk. A reserve file of RESERVE_BYTES in the data dir is deleted when the disk
+ * runs out anyway (another program filled it), so that the failure can be recorded; it is made
+ * again once there is room.
  */
 export class DiskBudget {
   private readonly reserveFile: string;
@@ -45,6 +54,7 @@ export class DiskBudget {
   /** Bytes reserved and not yet written, by the key of the work that reserved them. */
   private readonly unwritten = new Map<string, number>();
   private nowCount = 0;
+  private reclaimable: Reclaimable | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -68,16 +78,23 @@ export class DiskBudget {
     else await this.restoreReserve();
   }
 
+  /** Disk to take back before work is refused or a write fails for want of room (the render cache's). */
+  reclaimFrom(reclaimable: Reclaimable): void {
+    this.reclaimable = reclaimable;
+  }
+
   /**
    * Sets `bytes` aside for the work `key` (e.g. "job:<id>"), or refuses it with 507
    * insufficient_storage when they do not fit above the free minimum beside every other
-   * reservation. The work releases it when it ends.
+   * reservation, even with what the reclaimable gives back. The work releases it when it ends.
    */
   async reserve(key: string, bytes: number, wording: RefusalWording): Promise<void> {
     await this.restoreReserve();
-    const free = await this.free();
     const promised = this.promised();
-    if (free - promised - bytes < this.minFreeBytes) {
+    const shortBy = (free: number) => this.minFreeBytes - (free - promised - bytes);
+    let free = await this.free();
+    if (shortBy(free) > 0 && (await this.reclaim(key, shortBy(free)))) free = await this.free();
+    if (shortBy(free) > 0) {
       const others = promised > 0 ? ` and ${mb(promised)} MB are set aside for work already accepted` : '';
       throw new ApiError(
         'insufficient_storage',
@@ -101,12 +118,16 @@ export class DiskBudget {
   async write(key: string, bytes: number): Promise<void> {
     const own = this.unwritten.get(key) ?? 0;
     const others = bytes > own ? this.promised() - own : 0;
+    const shortBy = (free: number) => this.minFreeBytes - (free - bytes - others);
     const now = performance.now();
     let known = this.measured;
-    if (!known || now - known.at > FREE_SPACE_TTL_MS || known.free - bytes - others < this.minFreeBytes) {
+    if (!known || now - known.at > FREE_SPACE_TTL_MS || shortBy(known.free) > 0) {
       known = this.measured = { free: await this.free(), at: now };
     }
-    if (known.free - bytes - others < this.minFreeBytes) {
+    if (shortBy(known.free) > 0 && (await this.reclaim(key, shortBy(known.free)))) {
+      known = this.measured = { free: await this.free(), at: performance.now() };
+    }
+    if (shortBy(known.free) > 0) {
       throw new DiskFull(
         `The disk is nearly full (${mb(known.free)} MB free; Orator keeps ${mb(this.minFreeBytes)} MB free): free some space and try again.`,
       );
@@ -136,6 +157,13 @@ export class DiskBudget {
   /** The work `key` ended: what it did not write is free for others again. */
   release(key: string): void {
     this.unwritten.delete(key);
+  }
+
+  /** Asks the reclaimable for `bytes` on behalf of the work `key`; true when it freed any. */
+  private async reclaim(key: string, bytes: number): Promise<boolean> {
+    const reclaimable = this.reclaimable;
+    if (!reclaimable || reclaimable.key === key) return false;
+    return (await reclaimable.reclaim(Math.ceil(bytes))) > 0;
   }
 
   /** Bytes reserved by all work and not yet written. */

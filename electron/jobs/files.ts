@@ -21,6 +21,10 @@ export class JobFiles {
     await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
     await rename(file + PARTIAL, file);
   }
+  /** The WAV of an earlier render whose audio the job reuses (jobs/base-audio/), linked among its work files. */
+  baseFile(jobId: string): string {
+    return path.join(this.chunkDir(jobId), 'base.wav');
+  }
   audioDir(): string {
     return path.join(this.dataDir, 'audio');
   }

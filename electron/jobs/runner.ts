@@ -12,7 +12,7 @@ import type { WrittenAudio } from './audio-writer';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import { batchChars, synthesizeChunks } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
-import { chunkText, titleOf } from './chunker';
+import { chunkText, sentenceChunks, titleOf } from './chunker';
 import type { DiskBudget } from './disk-budget';
 import type { JobChanges } from './events';
 import { JobFiles } from './files';
@@ -21,6 +21,9 @@ import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
 import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
+import type { BaseAudio } from './base-audio/reuse';
+import type { RenderCache } from './render-cache/cache';
+import { cachedSynthesizer } from './render-cache/synthesizer';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;
@@ -31,6 +34,10 @@ export interface RunnerOptions extends QueueBounds {
   disk: DiskBudget;
   /** Makes the chunk queue (e.g. the Redis one of worker hosts); default: the embedded queue on this process's engines. */
   chunkQueue?: (handler: ChunkHandler) => ChunkQueue;
+  /** Sentences' audio kept across renders: the embedded queue synthesizes only what it does not hold. */
+  renderCache?: RenderCache;
+  /** Takes what a chapter's earlier render holds (JobSeries.base) instead of synthesizing it. */
+  baseAudio?: BaseAudio;
 }
 
 /**
@@ -64,7 +71,9 @@ export class JobRunner extends EventEmitter<JobChanges> {
       completed: (jobId, chunk, pcm, signal) => this.completed(jobId, chunk, pcm, signal),
       failed: (jobId, error) => this.fail(jobId, toJobError(error)),
     };
-    const synthesize = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
+    const engines = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
+    const { renderCache: cache } = options;
+    const synthesize = cache ? cachedSynthesizer({ ...options, cache }, engines) : engines;
     const unitSize = (jobId: string) => batchChars(options.registry, options.store.get(jobId)!);
     this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler, unitSize);
   }
@@ -97,7 +106,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
    * `output`: the job's format (docs/formats.md). `spoken` turns each chunk's text into what the
    * engine reads (the pronunciation lexicon): the text is chunked as written, and the chunks are
    * stored as spoken, so a resumed or retried job sounds as it was queued. `series`: the series
-   * and place the job takes (a project's chapter).
+   * and place the job takes (a project's chapter), whose chunks are its sentences (the render
+   * cache's unit: a change re-renders the sentences it touches).
    */
   enqueue(
     resolved: ResolvedVoice,
@@ -109,7 +119,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
     series: JobSeries | null = null,
   ): Promise<JobRow> {
     const job = { title: titleOf(text), characters: codePoints(text), ...prosody, expiresAt, output, series };
-    const written = chunkText(text, resolved.voice.language);
+    const written = (series ? sentenceChunks : chunkText)(text, resolved.voice.language);
     const spans = sentenceSpansOrNull(text, written);
     return this.admit(resolved, spokenChunks(written, spans, spoken), job);
   }
@@ -210,6 +220,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return row;
   }
 
+  /** The render cache its chapters' sentences go through; a sentence edit's too. */
+  get renderCache(): RenderCache | undefined {
+    return this.options.renderCache;
+  }
+
   /** The disk ledger its jobs reserve in; whatever else writes a job's files (a sentence edit) asks it too. */
   get disk(): DiskBudget {
     return this.options.disk;
@@ -248,10 +263,14 @@ export class JobRunner extends EventEmitter<JobChanges> {
       // worker hosts take a job's chunks by the job's voice (jobs/redis/)
       throw new ApiError('invalid_request', 'A job of several voices runs on the embedded queue only, not on worker hosts.');
     }
-    const row = await admitJob({ store: this.options.store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
+    const { store, baseAudio } = this.options;
+    let row = await admitJob({ store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
+    if (job.series?.base && baseAudio && (await baseAudio.reuse(row.id, job.series.base)) > 0) row = store.get(row.id)!;
     // before it is queued, so that its "added" comes before any progress of it (BullMQ's "added")
     this.emit('job', { type: 'added', job: row });
     this.activate(row);
+    // chunks it took from an earlier render: written now
+    if (this.started && row.chunks_done > 0) this.assembler.chunkSaved(row.id);
     return row;
   }
 

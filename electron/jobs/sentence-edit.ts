@@ -7,10 +7,12 @@ import { PRIVATE_FILE_MODE } from '../storage/private-files';
 import type { DiskBudget } from './disk-budget';
 import type { EngineRegistry } from '../engines/registry';
 import { pauseAfter } from './assembler';
-import { synthesizeChunk } from './chunk-synthesis';
+import { synthesizeChunks } from './chunk-synthesis';
+import type { RenderCache } from './render-cache/cache';
+import { cachedSynthesizer } from './render-cache/synthesizer';
 import { PARTIAL, type JobFiles } from './files';
 import { sentenceSamples, withShown, type SentenceSpan } from './sentence-spans';
-import type { JobRow, JobStore } from './store';
+import type { ChunkRow, JobRow, JobStore } from './store';
 
 /** The new wording of one sentence: as sent (for its place in the text) and as the engine reads it. */
 export interface SentenceEdit {
@@ -42,7 +44,7 @@ const EDIT_WORDING = {
  * was in its text (code points).
  */
 export async function reRenderSentence(
-  deps: { store: JobStore; files: JobFiles; registry: EngineRegistry; disk: DiskBudget },
+  deps: { store: JobStore; files: JobFiles; registry: EngineRegistry; disk: DiskBudget; cache?: RenderCache | undefined },
   job: JobRow,
   edit: SentenceEdit,
   signal: AbortSignal,
@@ -72,10 +74,13 @@ export async function reRenderSentence(
     return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift, ...span.slice(4)] as SentenceSpan;
   });
 
-  const produced = await synthesizeChunk(deps, job.id, { ...store.chunk(job.id, chunkIdx)!, text }, signal);
+  // a chapter's sentence through the render cache, as its renders: an edit back is not synthesized again
+  const engines = (id: string, chunks: ChunkRow[], aborted: AbortSignal) => synthesizeChunks(deps, id, chunks, aborted);
+  const synthesize = deps.cache ? cachedSynthesizer({ ...deps, cache: deps.cache }, engines) : engines;
+  const [produced] = await synthesize(job.id, [{ ...store.chunk(job.id, chunkIdx)!, text }], signal);
   // at the job's rate, as the runner saves a chunk of another voice (SSML)
   const sampleRate = job.sample_rate!;
-  const pcm: Pcm = { sampleRate, samples: await resampleWhole(produced.samples, produced.sampleRate, sampleRate) };
+  const pcm: Pcm = { sampleRate, samples: await resampleWhole(produced!.samples, produced!.sampleRate, sampleRate) };
   const before = layout
     .slice(0, chunkIdx)
     .reduce((sum, c, i) => sum + (c.samples ?? 0) + pauseAfter(c.pause_ms, i === layout.length - 1, sampleRate), 0);

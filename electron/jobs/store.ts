@@ -54,6 +54,8 @@ export interface JobRow {
 export interface JobSeries {
   id: string;
   idx: number;
+  /** An earlier done job of the same place (the chapter's last render), whose audio the job takes where it says the same. */
+  base?: string | null;
 }
 
 export interface ChunkRow {
@@ -79,8 +81,11 @@ export interface ChunkRow {
 /** A chunk's own voice (its id and the engine's name for it) and prosody, where it differs from its job's (SSML). */
 export type ChunkVoice = { voice: string; local_voice: string } & Pick<JobRow, 'rate' | 'pitch' | 'volume'>;
 
-/** What joining a chunk's audio into its job's needs: everything but its text. */
-export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples' | 'done'>;
+/**
+ * What joining a chunk's audio into its job's needs: everything but its text; `base_offset`: its
+ * samples are in the job's base WAV from there (jobs/base-audio/), not in a chunk file.
+ */
+export type ChunkLayout = Pick<ChunkRow, 'idx' | 'pause_ms' | 'samples' | 'done'> & { base_offset: number | null };
 
 /** A chunk to store: its text and pause, and where its sentences are in the job's text (absent or null: not known). */
 export type NewChunk = Chunk & { sentences?: SentenceSpan[] | null; own?: ChunkVoice | null };
@@ -264,13 +269,13 @@ export class JobStore {
 
   /** One chunk of a job, without its text. */
   chunkLayout(jobId: string, idx: number): ChunkLayout | undefined {
-    return this.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
+    return this.prepare('SELECT idx, pause_ms, samples, done, base_offset FROM chunks WHERE job_id = ? AND idx = ?').get(jobId, idx) as
       ChunkLayout | undefined;
   }
 
   /** The layout of a job's first `count` chunks. */
   chunkLayouts(jobId: string, count: number): ChunkLayout[] {
-    return this.prepare('SELECT idx, pause_ms, samples, done FROM chunks WHERE job_id = ? AND idx < ? ORDER BY idx').all(
+    return this.prepare('SELECT idx, pause_ms, samples, done, base_offset FROM chunks WHERE job_id = ? AND idx < ? ORDER BY idx').all(
       jobId,
       count,
     ) as ChunkLayout[];
@@ -300,7 +305,7 @@ export class JobStore {
   /** What the sentence timings of a job are computed from, chunk by chunk. */
   timingLayout(jobId: string): ChunkTimingLayout[] {
     const rows = this.prepare(
-      `SELECT idx, text, pause_ms, samples, done, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
+      `SELECT idx, text, pause_ms, samples, done, base_offset, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
          FROM chunks WHERE job_id = ? ORDER BY idx`,
     ).all(jobId) as (ChunkLayout &
       Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>)[];

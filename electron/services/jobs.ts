@@ -164,7 +164,8 @@ export class JobService {
       const written = text.replace(/\s+/g, ' ').trim();
       const spoken = spokenBy(this.lexicon, this.registry.resolve({ voice: row.voice }))(written).text;
       const edit = { sentence, writtenLength: length, written, spoken };
-      const deps = { store: this.store, files: this.runner.files, registry: this.registry, disk: this.runner.disk };
+      const { files, disk, renderCache: cache } = this.runner;
+      const deps = { store: this.store, files, registry: this.registry, disk, cache };
       const edited = await reRenderSentence(deps, row, edit, new AbortController().signal);
       for (const observer of this.editObservers) await observer({ jobId: id, span: edited.span, text });
       return toJobView(this.runner.changed(id)!);

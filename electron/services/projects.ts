@@ -18,8 +18,10 @@ import {
   type ProjectExportBody,
   type ProjectList,
   type ProjectPatch,
+  type RenderPlan,
   type RenderResult,
 } from '../contract';
+import type { RenderCache } from '../jobs/render-cache/cache';
 import type { DiskBudget } from '../jobs/disk-budget';
 import type { JobState } from '../jobs/state';
 import type { JobRow, JobStore } from '../jobs/store';
@@ -35,7 +37,8 @@ import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress
 import { bookAuthor, importedBook, voiceForBook } from './project-import';
 import { chaptersAfter } from './project-manuscript';
 import { RenderKeys, type RevisedLexicon } from './render-keys';
-import type { SynthesisService } from './synthesis';
+import { planRender } from './render-plan';
+import { spokenBy, type SynthesisService } from './synthesis';
 import type { BookVoices } from './voices';
 import { assertRoomToRender, projectDisk, type DiskChapter } from './project-disk';
 import { dropJobs } from './drop-jobs';
@@ -58,6 +61,10 @@ export interface ProjectDeps {
   documents: DocumentReader;
   /** The disk ledger: a manuscript's text is reserved before it is stored. */
   disk: DiskBudget;
+  /** The sentences kept across renders, which a render plan counts as made. */
+  renderCache?: RenderCache | undefined;
+  /** Chunks synthesized at once (engine threads), for a render plan's time. */
+  concurrency?: number;
 }
 
 const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space, or delete projects or finished jobs.' };
@@ -226,12 +233,31 @@ export class ProjectService {
     });
   }
 
+  /**
+   * What a render would synthesize now: per chapter it would queue, the sentences neither its last
+   * render nor the render cache holds (render-plan.ts), and about how long they take.
+   */
+  renderPlan(id: string): RenderPlan {
+    const project = this.row(id);
+    const keyOf = this.keyMaker(project);
+    const { voices, lexicon, jobStore } = this.deps;
+    const resolved = voices.resolve({ voice: project.voice });
+    const voice = { resolved, spoken: spokenBy(lexicon, resolved), entries: lexicon?.list().entries ?? [] };
+    const chapters = this.deps.store.chapters(id).flatMap((chapter) => {
+      const job = chapter.job_id === null ? undefined : jobStore.get(chapter.job_id);
+      if (!needsRender(chapter, keyOf(chapter), job)) return [];
+      const index = this.keys.index(project.id, chapter, applyEdits(chapter.text, chapter.edits), resolved.voice.language);
+      return [{ chapter, job, index }];
+    });
+    const { renderCache: cache, concurrency = 1 } = this.deps;
+    return planRender({ jobStore, cache, concurrency }, project, voice, chapters);
+  }
+
   /** Queues a job for every chapter that needs one; the others are left as they are. */
   render(id: string): Promise<RenderResult> {
     return this.serially(id, async () => {
       const project = this.row(id);
-      const keyOf = this.keys.maker(project);
-      if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
+      const keyOf = this.keyMaker(project);
       const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [], excluded: [] };
       const chapters = this.deps.store.chapters(id);
       await assertRoomToRender(
@@ -317,11 +343,19 @@ export class ProjectService {
       // an export reads samples: a compressed chapter keeps its WAV beside it
       keep_wav: format !== 'wav',
     };
-    // the project's chapters are one series: rendered in reading order
-    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx });
+    // the project's chapters are one series: rendered in reading order, each taking what its
+    // last render says alike from that render's audio (jobs/base-audio/)
+    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx, base: chapter.job_id });
     if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
     this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
     return answer.job.job_id;
+  }
+
+  /** The render keys of the project's chapters; unknown_voice when its voice is gone. */
+  private keyMaker(project: ProjectRow): (chapter: ChapterRow) => string {
+    const keyOf = this.keys.maker(project);
+    if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
+    return keyOf;
   }
 
   /** What the project's audio takes on disk: rendered, and to be rendered (project-disk.ts). */

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_PATH, SETTINGS_PATH, type SettingsUpdate, type SettingsView } from '../contract';
+import { API_KEY_PATH, RENDER_CACHE_PATH, SETTINGS_PATH, type RenderCacheStats, type SettingsUpdate, type SettingsView } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { DESKTOP_ORIGIN } from '../gateway/plugins/desktop-origin';
 import { startGateway, type Gateway } from '../gateway/start';
@@ -130,8 +130,16 @@ describe('settings API', () => {
 
   it('applies saved settings at the next start on the same data dir', async () => {
     const first = await start();
-    const saved = await first.put({ ...(await first.update()), max_text_length: 50, workers: 1, engine_timeout_s: 300 });
-    expect(((await saved.json()) as SettingsView).restart_required).toContain('engine_timeout_s');
+    const saved = await first.put({
+      ...(await first.update()),
+      max_text_length: 50,
+      workers: 1,
+      engine_timeout_s: 300,
+      render_cache_mb: 3,
+    });
+    expect(((await saved.json()) as SettingsView).restart_required).toEqual(
+      expect.arrayContaining(['engine_timeout_s', 'render_cache_mb']),
+    );
     // one gateway per data dir: the first one stops before the next start
     await first.gateway.close();
     open.splice(
@@ -140,9 +148,12 @@ describe('settings API', () => {
     );
     const second = await start({ port: 0 }, first.dataDir);
     const view = (await (await second.api(SETTINGS_PATH)).json()) as SettingsView;
-    expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1, engine_timeout_s: 300 });
+    expect(view.settings).toMatchObject({ max_text_length: 50, workers: 1, engine_timeout_s: 300, render_cache_mb: 3 });
     expect(view.sources.engine_timeout_s).toEqual({ source: 'saved', editable: true });
     expect(view.restart_required).toEqual([]);
+    // the render cache opened with the saved bound
+    const cache = (await (await second.api(RENDER_CACHE_PATH)).json()) as RenderCacheStats;
+    expect(cache.max_bytes).toBe(3 * 1024 * 1024);
     const tooLong = await second.api('/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text: 'x'.repeat(51) }) });
     expect(tooLong.status).toBe(413);
   });

@@ -47,6 +47,8 @@ export const SETTINGS_TABLE: { readonly [N in SettingName]: SettingRow<Settings[
   retention_hours: { default: () => 0, flag: '--retention-hours', editable: true, applies: 'live' },
   // given to the engines when they are built
   engine_timeout_s: { default: () => 120, flag: '--engine-timeout', editable: true, applies: 'restart' },
+  // about 27 hours of 22.05 kHz speech: a long book's sentences, with room for its next version; opened at start
+  render_cache_mb: { default: () => 4096, flag: '--render-cache-mb', editable: true, applies: 'restart' },
   models_dir: {
     default: () => '',
     flag: '--models-dir',

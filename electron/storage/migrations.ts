@@ -179,4 +179,21 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE project_chapters ADD COLUMN front_matter INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE project_chapters ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
   `,
+  // 13: the render cache (jobs/render-cache/): each sentence's audio by the key of what is said
+  // and how, its file in <data dir>/render-cache, and when it was last used, for eviction
+  `
+  CREATE TABLE render_cache (
+    key         TEXT PRIMARY KEY,
+    sample_rate INTEGER NOT NULL,
+    bytes       INTEGER NOT NULL,
+    used        INTEGER NOT NULL,
+    created_at  TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX render_cache_by_use ON render_cache (used);
+  `,
+  // 14: a chunk whose audio is an earlier render's (jobs/base-audio/): where its samples start in
+  // that render's WAV, linked into the job's work folder
+  `
+  ALTER TABLE chunks ADD COLUMN base_offset INTEGER;
+  `,
 ];

@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
+import { sentencesOf } from '../contract/sentences';
+import { trimEndWhere } from '../contract/text';
 import { docx } from './docx';
 import { benchText } from './prose';
 
@@ -29,6 +31,33 @@ export function bookMarkdown(words = BOOK_WORDS): string {
     count += paragraph.split(' ').length;
   }
   return lines.join('\n');
+}
+
+/**
+ * `markdown` with no sentence said twice (the licences repeat past their 48,000 words), for the
+ * render cache's figures, which repeated sentences would flatter: a sentence met before has its
+ * words turned round, one place more each time, keeping its length, words and last mark (a
+ * sentence of too few words for that is numbered).
+ */
+export function distinctSentences(markdown: string): string {
+  const seen = new Set<string>();
+  const distinct = (sentence: string) => {
+    const body = trimEndWhere(sentence, (char) => '.!?:;'.includes(char));
+    const mark = sentence.slice(body.length);
+    const words = body.split(' ');
+    let out = sentence;
+    for (let turn = 1; seen.has(out) && turn < words.length; turn++) {
+      out = [...words.slice(turn), ...words.slice(0, turn)].join(' ') + mark;
+    }
+    // too few words to turn: numbered
+    for (let n = 2; seen.has(out); n++) out = `${body} number ${n}${mark}`;
+    seen.add(out);
+    return out;
+  };
+  return markdown
+    .split('\n')
+    .map((line) => (line === '' || line.startsWith('#') ? line : sentencesOf(line, 'en').map(distinct).join(' ')))
+    .join('\n');
 }
 
 /** What pandoc makes of `markdown`: a .docx or .epub file's bytes; `metadata`: more of pandoc's "key=value". */

@@ -6,10 +6,15 @@
  *    the time from its last chunk synthesized to its status "done".
  * 2. A one-chapter project rendered while that book renders: the same lag, for it.
  * The project is read every 50 ms, so times are good to about that.
+ * 3. The render cache's figures (bench/render-cache.ts): a first render against plain jobs, a
+ *    lexicon fix in a book of BENCH_FIX_WORDS words (150,000) touching BENCH_K sentences (3),
+ *    the disk per hour of cached audio.
+ * BENCH_PART=order runs 1 and 2 alone, BENCH_PART=cache 3 alone.
  */
 import { startTestGateway, type TestGateway } from '../testing/gateway';
 import { licenceText } from '../testing/prose';
 import type { Project } from '../contract';
+import { firstRenderPairs, lexiconFix, type CacheBenchOptions } from './bench/render-cache';
 
 const CHAPTERS = Number(process.env.BENCH_CHAPTERS ?? 8);
 const CHAPTER_CHARS = Number(process.env.BENCH_CHAPTER_CHARS ?? 6_000);
@@ -60,7 +65,7 @@ async function follow(gateway: TestGateway, ids: string[], started: number): Pro
 
 const s = (ms: number | undefined) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(1)} s`);
 
-async function main(): Promise<void> {
+async function renderOrder(): Promise<void> {
   const gateway = await startTestGateway({ maxTextLength: 2_000_000 });
   try {
     const big = await create(gateway, 'book.md', book());
@@ -89,4 +94,42 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const MB = 1024 * 1024;
+
+async function renderCache(): Promise<void> {
+  const options: CacheBenchOptions = {
+    overheadWords: Number(process.env.BENCH_OVERHEAD_WORDS ?? 15_000),
+    pairs: Number(process.env.BENCH_PAIRS ?? 3),
+    fixWords: Number(process.env.BENCH_FIX_WORDS ?? 150_000),
+    k: Number(process.env.BENCH_K ?? 3),
+  };
+  console.log(`render cache: first render of ${options.overheadWords} words, as plain jobs and as a project, ${options.pairs} pairs`);
+  const pairs = await firstRenderPairs(options);
+  const ratios = pairs.project.map((ms, i) => ms / pairs.jobs[i]!);
+  console.log(
+    `  project / plain jobs: median ${median(ratios).toFixed(3)}× (${ratios.map((r) => r.toFixed(3)).join(', ')}), ${pairs.sentences} sentences`,
+  );
+  console.log(`lexicon fix of a name in ${options.k} sentences of a book of ${options.fixWords} words`);
+  const fix = await lexiconFix(options);
+  const perSentence = fix.firstMs / fix.sentences;
+  const goal = options.k * perSentence + 2000;
+  const hour = (fix.stats.bytes / fix.stats.audio_seconds) * 3600;
+  const rows = [
+    ['first render', `${s(fix.firstMs)} for ${fix.sentences} sentences in ${fix.chapters} chapters (${s(perSentence)} a sentence)`],
+    [
+      'the fix',
+      `${s(fix.fixMs)}: ${fix.fixSynthesized} sentences synthesized, ${fix.chaptersQueued} chapters queued (goal ${s(goal)}: ${fix.fixMs <= goal ? 'met' : 'not met'})`,
+    ],
+    ['audio of the book', `${(fix.audioSeconds / 3600).toFixed(2)} h`],
+    [
+      'the cache',
+      `${fix.stats.entries} sentences, ${(fix.stats.bytes / MB).toFixed(1)} MiB, ${(fix.stats.audio_seconds / 3600).toFixed(2)} h: ${(hour / MB).toFixed(1)} MiB per hour`,
+    ],
+  ];
+  for (const [what, figure] of rows) console.log(`  ${what}: ${figure}`);
+}
+
+const part = process.env.BENCH_PART;
+if (part !== 'cache') await renderOrder();
+if (part !== 'order') await renderCache();

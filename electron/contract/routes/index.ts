@@ -14,6 +14,7 @@ import { identityApi, settingsApi } from './settings';
 import { synthesisApi } from './synthesis';
 import { voiceLibraryApi } from './voice-library';
 import { compareApi } from './compare';
+import { renderCacheApi } from './render-cache';
 
 export const API = {
   ...identityApi,
@@ -26,6 +27,7 @@ export const API = {
   ...projectsApi,
   ...voiceLibraryApi,
   ...compareApi,
+  ...renderCacheApi,
   ...openaiApi,
   ...internalApi,
 };
@@ -41,4 +43,5 @@ export { projectPath, PROJECTS_PATH } from './projects';
 export { OPENAI_AUDIO_MODELS_PATH, OPENAI_AUDIO_VOICES_PATH, OPENAI_MODELS_PATH, OPENAI_SPEECH_PATH } from './openai';
 export { chunkUploadPath, WORKER_CHECK_PATH } from './internal';
 export { VOICE_LIBRARY_PATH, VOICE_LIBRARY_REFRESH_PATH, voiceInstallPath, voiceLibraryPath } from './voice-library';
+export { RENDER_CACHE_PATH } from './render-cache';
 export { COMPARE_SESSIONS_PATH, compareSessionPath, compareTakeAudioPath, compareTakePath } from './compare';

@@ -16,6 +16,7 @@ import {
   ProjectPatch,
   RenderResult,
 } from '../projects';
+import { RenderPlan } from '../render-plan';
 import { pathOf, routeGroup } from './route';
 
 const one = `${TTS_ROOT}/projects/:id`;
@@ -52,6 +53,14 @@ export const projectsApi = routeGroup('projects', {
     params,
     responses: { 200: ProjectDisk },
     errors: [404],
+  },
+  getRenderPlan: {
+    method: 'GET',
+    path: `${one}/render-plan`,
+    summary: 'What a render would synthesize now: the chapters it would queue and their sentences not already made, and about how long',
+    params,
+    responses: { 200: RenderPlan },
+    errors: [404, 422],
   },
   changeProject: {
     method: 'PATCH',

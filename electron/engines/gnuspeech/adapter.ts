@@ -7,6 +7,7 @@ export function gnuspeechAdapter(pool: EmbeddedPool, options: EmbeddedOptions = 
     pool,
     {
       id: 'gnuspeech',
+      package: '@echogarden/gnuspeech-wasm',
       name: 'GnuSpeech (embedded)',
       capabilities: { rate: true, pitch: false, volume: false },
       defaultVoice: 'male',

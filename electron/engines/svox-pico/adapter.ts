@@ -8,6 +8,7 @@ export function picoWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {
     pool,
     {
       id: 'svox-pico',
+      package: '@echogarden/svoxpico-wasm',
       name: 'SVOX Pico (embedded)',
       capabilities: { rate: true, pitch: true, volume: false },
       defaultVoice: PICO_DEFAULT_VOICE,

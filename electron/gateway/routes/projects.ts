@@ -19,6 +19,8 @@ export const projectRoutes: FastifyPluginAsync<{ projects: ProjectService; slots
 
   serve(app, API.getProjectDisk, async (request) => projects.disk(request.params.id));
 
+  serve(app, API.getRenderPlan, async (request) => projects.renderPlan(request.params.id));
+
   serve(app, API.changeProject, async (request) => projects.update(request.params.id, request.body));
 
   serve(app, API.replaceManuscript, async (request) => projects.replaceManuscript(request.params.id, request.body));

@@ -11,6 +11,7 @@ import { ProjectExport } from './ProjectExport';
 import { ProjectRenderControls } from './ProjectRenderControls';
 import { RenderDisk } from './RenderDisk';
 import { useProjectDisk } from './use-project-disk';
+import { useRenderPlan } from './use-render-plan';
 import { VoicePicker } from './VoicePicker';
 
 interface Props {
@@ -41,6 +42,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
   const played = useApp((s) => (s.current?.kind === 'job' ? s.current : null));
   const pending = project.chapters.filter((c) => c.needs_render).length;
   const disk = useProjectDisk(project, onError);
+  const plan = useRenderPlan(project, onError);
 
   // the form follows the project's saved settings when they change, not at every poll
   if (formOf !== project.updated_at) {
@@ -144,6 +146,11 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
       </form>
       <div className="project-actions">
         <ProjectRenderControls project={project} samples={samples} busy={busy} run={run} onChange={onChange} onStatus={setStatus} />
+        {plan && pending > 0 && project.render.state !== 'rendering' && (
+          <span className="hint" data-testid="render-plan" title={plan.chapters.flatMap((c) => c.texts).join('\n')}>
+            To synthesize: {plan.summary}
+          </span>
+        )}
         {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button
           type="button"

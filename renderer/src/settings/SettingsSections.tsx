@@ -9,7 +9,8 @@ function RestartBadge({ shown }: { shown: boolean }) {
   return shown ? <span className="badge settings-restart">restart</span> : null;
 }
 
-type NumberSetting = 'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours' | 'engine_timeout_s';
+type NumberSetting =
+  'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours' | 'engine_timeout_s' | 'render_cache_mb';
 const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
   { name: 'port', label: 'Port', hint: '0 picks a free port at each start.' },
   { name: 'workers', label: 'Worker threads', hint: 'Chunks synthesized at once.' },
@@ -20,6 +21,11 @@ const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
     name: 'engine_timeout_s',
     label: 'Engine time limit (seconds)',
     hint: 'One synthesis (a request, a job chunk) running longer is stopped. Slow voices on a slow machine may need more.',
+  },
+  {
+    name: 'render_cache_mb',
+    label: 'Render cache (MiB)',
+    hint: 'Sentences kept so that a book rendered again synthesizes only what changed; about 150 MiB an hour of speech at 22 kHz. 0 keeps none.',
   },
 ];
 

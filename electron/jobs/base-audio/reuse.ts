@@ -1,0 +1,96 @@
+import { link, mkdir, rm } from 'node:fs/promises';
+import type { Statement } from 'better-sqlite3';
+import { statementCache, type Db } from '../../storage/database';
+import { PRIVATE_DIR_MODE } from '../../storage/private-files';
+import { pauseAfter } from '../assembler';
+import type { JobFiles } from '../files';
+import type { ChunkTimingLayout, JobRow, JobStore } from '../store';
+import { alignChunks } from './align';
+
+/** What a chunk is said as: its text, and its own voice and prosody where SSML gave it one. */
+export const chunkKey = (chunk: Pick<ChunkTimingLayout, 'text' | 'own'>) =>
+  chunk.own ? `${chunk.text}\u0000${JSON.stringify(chunk.own)}` : chunk.text;
+
+/**
+ * Whether a job's audio can stand for that of a job said with `voice`: done, its audio still there,
+ * and the same voice and prosody.
+ */
+export function reusable(
+  base: JobRow | undefined,
+  voice: Pick<JobRow, 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>,
+): base is JobRow & { sample_rate: number } {
+  if (!base || base.state !== 'done' || base.audio_bytes === null || base.sample_rate === null) return false;
+  const { voice: id, local_voice, rate, pitch, volume } = voice;
+  return base.voice === id && base.local_voice === local_voice && base.rate === rate && base.pitch === pitch && base.volume === volume;
+}
+
+/**
+ * A chapter rendered again takes what did not change from its earlier render (its base): each of
+ * the new job's chunks said exactly as a chunk of the base is recorded done at once, its audio to
+ * be read from the base's WAV when its turn comes (jobs/assembler.ts); only the others are
+ * synthesized. The base's WAV is linked into the new job's work folder, so that the base job can
+ * be deleted at once (a render replaces it) and the new job still reads it, after a restart too.
+ */
+export class BaseAudio {
+  private readonly prepare: (sql: string) => Statement;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: JobStore,
+    private readonly files: JobFiles,
+  ) {
+    this.prepare = statementCache(db);
+  }
+
+  /**
+   * Marks the chunks of the newly admitted job `jobId` that the done job `baseId` holds, in one
+   * transaction; returns how many. None when the base has no usable WAV, or another voice or
+   * prosody.
+   */
+  async reuse(jobId: string, baseId: string): Promise<number> {
+    const job = this.store.get(jobId)!;
+    const base = this.store.get(baseId);
+    if (!reusable(base, job)) return 0;
+    const old = this.store.timingLayout(base.id);
+    if (old.some((chunk) => chunk.samples === null)) return 0;
+    const next = this.store.timingLayout(jobId);
+    const matched = alignChunks(old.map(chunkKey), next.map(chunkKey));
+    if (matched.every((m) => m === null)) return 0;
+    if (!(await this.linkBase(baseId, jobId))) return 0;
+
+    const offsets: number[] = [];
+    let at = 0;
+    for (const [i, chunk] of old.entries()) {
+      offsets.push(at);
+      at += chunk.samples! + pauseAfter(chunk.pause_ms, i === old.length - 1, base.sample_rate);
+    }
+    const mark = this.prepare(
+      'UPDATE chunks SET done = 1, samples = ?, sentence_samples = ?, base_offset = ? WHERE job_id = ? AND idx = ? AND done = 0',
+    );
+    let reused = 0;
+    this.db.transaction(() => {
+      matched.forEach((i, idx) => {
+        if (i === null) return;
+        const chunk = old[i]!;
+        const sentences = chunk.sentence_samples && JSON.stringify(chunk.sentence_samples);
+        reused += mark.run(chunk.samples, sentences, offsets[i], jobId, idx).changes;
+      });
+      this.prepare('UPDATE jobs SET chunks_done = chunks_done + ?, sample_rate = ? WHERE id = ?').run(reused, base.sample_rate, jobId);
+    })();
+    return reused;
+  }
+
+  /**
+   * The base's WAV as a file of the job's own: a link, which takes no room; false when it is gone
+   * or the disk has no links (the chapter is then synthesized, from the render cache as it can).
+   */
+  private async linkBase(baseId: string, jobId: string): Promise<boolean> {
+    const target = this.files.baseFile(jobId);
+    await mkdir(this.files.chunkDir(jobId), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await rm(target, { force: true });
+    return link(this.files.audioFile(baseId, 'wav'), target).then(
+      () => true,
+      () => false,
+    );
+  }
+}

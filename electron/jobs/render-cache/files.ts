@@ -1,0 +1,75 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { int16View, pcmBytes } from '../../audio/wav';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../storage/private-files';
+import { PARTIAL } from '../files';
+import { CACHE_KEY } from './key';
+
+export const RENDER_CACHE_DIR = 'render-cache';
+const EXTENSION = '.pcm';
+
+/**
+ * The cache's files: one per entry, its 16-bit samples as they are (no header: the rate is in
+ * SQLite), in <data dir>/render-cache/<first two digits of the key>/<key>.pcm, so that no folder
+ * holds more than a few hundred of a book's thousands of sentences.
+ */
+export class RenderCacheFiles {
+  readonly root: string;
+  /** Shard folders known to exist: a book's thousands of writes make each once. */
+  private readonly shards = new Set<string>();
+
+  constructor(dataDir: string) {
+    this.root = path.join(dataDir, RENDER_CACHE_DIR);
+  }
+
+  file(key: string): string {
+    return path.join(this.root, key.slice(0, 2), key + EXTENSION);
+  }
+
+  /** Writes an entry's samples under a temporary name and renames it: a cache file is always whole. */
+  async write(key: string, samples: Int16Array): Promise<void> {
+    const file = this.file(key);
+    const shard = path.dirname(file);
+    if (!this.shards.has(shard)) {
+      await mkdir(shard, { recursive: true, mode: PRIVATE_DIR_MODE });
+      this.shards.add(shard);
+    }
+    try {
+      await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
+      await rename(file + PARTIAL, file);
+    } catch (error) {
+      this.shards.delete(shard); // removed from outside: made again by the next write
+      throw error;
+    }
+  }
+
+  /** An entry's samples, or null when its file is gone or not the size recorded. */
+  async read(key: string, bytes: number): Promise<Int16Array | null> {
+    const data = await readFile(this.file(key)).catch(() => null);
+    return data && data.length === bytes ? int16View(data) : null;
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.file(key), { force: true }).catch((error: Error) => {
+      console.warn(`Orator could not remove a file of its render cache: ${error.message}`);
+    });
+  }
+
+  /**
+   * At start, before the cache is used: removes what a stop or crash left between a file and its
+   * record (a file half-written, or written whose entry was never recorded), so that the disk the
+   * cache holds is what its entries say.
+   */
+  async sweep(recorded: (key: string) => boolean): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
+    for (const shard of await readdir(this.root)) {
+      const dir = path.join(this.root, shard);
+      const names = await readdir(dir).catch(() => []);
+      for (const name of names) {
+        const key = name.slice(0, -EXTENSION.length);
+        if (name.endsWith(EXTENSION) && CACHE_KEY.test(key) && recorded(key)) continue;
+        await rm(path.join(dir, name), { recursive: true, force: true });
+      }
+    }
+  }
+}
