@@ -20,7 +20,8 @@ import { JobFinisher } from './finisher';
 import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
-import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type JobStore, type NewChunk } from './store';
+import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type NewChunk } from './rows';
+import type { JobStore } from './store';
 
 export interface RunnerOptions extends QueueBounds {
   store: JobStore;

@@ -10,7 +10,8 @@ import { pauseAfter } from './assembler';
 import { synthesizeChunk } from './chunk-synthesis';
 import { PARTIAL, type JobFiles } from './files';
 import { sentenceSamples, withShown, type SentenceSpan } from './sentence-spans';
-import type { JobRow, JobStore } from './store';
+import type { JobRow } from './rows';
+import type { JobStore } from './store';
 
 /** The new wording of one sentence: as sent (for its place in the text) and as the engine reads it. */
 export interface SentenceEdit {
