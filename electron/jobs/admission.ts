@@ -3,7 +3,8 @@ import { PCM_SAMPLE_RATE } from '../audio/encode/formats';
 import { ApiError, type OutputChoice } from '../contract';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import type { DiskBudget } from './disk-budget';
-import type { JobRow, JobSeries, JobStore, NewChunk } from './store';
+import type { JobRow, JobSeries, NewChunk } from './rows';
+import type { JobStore } from './store';
 
 /** What the unfinished jobs (waiting or running) may add up to before new ones are refused. */
 export interface QueueBounds {

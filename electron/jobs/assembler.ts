@@ -3,7 +3,8 @@ import { int16View, WAV_HEADER_BYTES } from '../audio/wav';
 import { JobAudioWriter, type WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
-import type { ChunkLayout, JobRow, JobStore } from './store';
+import type { ChunkLayout, JobRow } from './rows';
+import type { JobStore } from './store';
 
 /**
  * Jobs whose audio is written at once as their chunks arrive. Each holds open files and an

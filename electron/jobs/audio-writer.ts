@@ -7,7 +7,7 @@ import { jobDiskKey } from './admission';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
 import { PeaksFileWriter } from './peaks-file';
-import type { JobRow } from './store';
+import type { JobRow } from './rows';
 
 /** What a finished job's audio came to. */
 export interface WrittenAudio {

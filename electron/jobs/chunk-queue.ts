@@ -1,5 +1,5 @@
 import type { Pcm } from '../audio/pcm';
-import type { ChunkRow, JobRow } from './store';
+import type { ChunkRow, JobRow } from './rows';
 
 /**
  * Where a job's chunks are synthesized. The runner admits jobs, persists chunk audio, assembles

@@ -5,7 +5,8 @@ import type { EngineAdapter } from '../engines/engine';
 import { synthesizeBatchWithPolicy, synthesizeWithPolicy } from '../engines/output-policy';
 import type { EngineRegistry } from '../engines/registry';
 import { CHUNK_RETRY, isRetryable, retryDelayMs } from './chunk-retry';
-import type { ChunkRow, JobRow, JobStore } from './store';
+import type { ChunkRow, JobRow } from './rows';
+import type { JobStore } from './store';
 
 /**
  * Synthesizes one chunk of a job, as the job was recorded (its engine, local voice and prosody, or

@@ -1,5 +1,5 @@
 import type { JobEventType } from '../contract';
-import type { JobRow } from './store';
+import type { JobRow } from './rows';
 
 /** A change of one job, as the runner reports it: the event's name and the job's row after it. */
 export interface JobChange {

@@ -2,7 +2,8 @@ import { durationSeconds } from '../audio/wav';
 import type { WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
 import { isDiskFull, type JobError } from './job-error';
-import type { JobRow, JobStore } from './store';
+import type { JobRow } from './rows';
+import type { JobStore } from './store';
 
 /** Ends jobs: records a job done with its written audio, or why a job failed. */
 export class JobFinisher {

@@ -4,7 +4,8 @@ import type { Pcm } from '../audio/pcm';
 import { prepareDatabase } from '../storage/database';
 import type { ChunkHandler } from './chunk-queue';
 import { LocalChunkQueue } from './local-chunk-queue';
-import { JobStore, type ChunkRow, type JobRow } from './store';
+import type { ChunkRow, JobRow } from './rows';
+import { JobStore } from './store';
 
 // The embedded chunk queue on its own: jobs in an in-memory SQLite, and a synthesizer whose every
 // call the test settles by hand (a double of the engines), so that the order of events is the test's.

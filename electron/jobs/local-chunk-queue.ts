@@ -1,6 +1,7 @@
 import type { Pcm } from '../audio/pcm';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
-import type { ChunkRow, JobRow, JobStore } from './store';
+import type { ChunkRow, JobRow } from './rows';
+import type { JobStore } from './store';
 
 /** Synthesizes consecutive chunks of a job, audio for each; rejects on failure (after its own retries). */
 export type ChunkSynthesizer = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => Promise<Pcm[]>;

@@ -12,7 +12,8 @@ import type { RenderCache } from './render-cache/cache';
 import { cachedSynthesizer } from './render-cache/synthesizer';
 import { PARTIAL, type JobFiles } from './files';
 import { sentenceSamples, withShown, type SentenceSpan } from './sentence-spans';
-import type { ChunkRow, JobRow, JobStore } from './store';
+import type { ChunkRow, JobRow } from './rows';
+import type { JobStore } from './store';
 
 /** The new wording of one sentence: as sent (for its place in the text) and as the engine reads it. */
 export interface SentenceEdit {

@@ -3,7 +3,7 @@ import type { JobTimings } from '../contract';
 import { pauseAfter } from './assembler';
 import { PARAGRAPH_PAUSE_MS } from './chunker';
 import { sentenceWeight, shownText } from './sentence-spans';
-import type { ChunkTimingLayout } from './store';
+import type { ChunkTimingLayout } from './rows';
 
 const seconds = (samples: number, sampleRate: number) => Math.round((samples / sampleRate) * 1000) / 1000;
 

@@ -4,7 +4,7 @@ import { PCM_SAMPLE_RATE } from '../audio/encode/formats';
 import { WAV_HEADER_BYTES } from '../audio/wav';
 import type { OutputChoice } from '../contract';
 import type { JobFiles } from './files';
-import type { JobRow } from './store';
+import type { JobRow } from './rows';
 
 /** Read at a time: an hour of WAV goes out in the memory of a few seconds of it. */
 const BLOCK_BYTES = 1 << 18;

@@ -1,6 +1,6 @@
 import { AUDIO_MEDIA, jobAudioPath, OUTPUT_FORMATS, type Job, type OutputFormat } from '../contract';
 import { publicStatus } from './state';
-import type { JobRow } from './store';
+import type { JobRow } from './rows';
 
 /** Whether a job's audio is past its retention (the sweeper may not have deleted it yet). */
 export function isExpired(row: JobRow, now = Date.now()): boolean {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { measureLoudness } from '../audio/loudness';
 import { decodeWav, durationSeconds } from '../audio/wav';
 import { ApiError, checkTitle, codePoints, COMPARE_LIMITS, type CompareTake, type JobTimings, type PairChoice } from '../contract';
-import type { JobRow } from '../jobs/store';
+import type { JobRow } from '../jobs/rows';
 import type { SessionSource, TakeAudio, TakeRow } from '../storage/compare-store';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 

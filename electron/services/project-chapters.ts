@@ -1,5 +1,5 @@
 import { codePoints, type Chapter, type ChapterStatus, type ImportReport, type Project, type ProjectProgress } from '../contract';
-import type { JobRow } from '../jobs/store';
+import type { JobRow } from '../jobs/rows';
 import { isExpired } from '../jobs/view';
 import { editsInRendered } from '../projects/edits';
 import type { ChapterRow, ProjectRow } from '../projects/store';

@@ -8,7 +8,7 @@
 import { ApiError, codePoints, OUTPUT_FORMATS, outputChoice, type OutputFormat, type ProjectDisk } from '../contract';
 import { keptBytesPerSecond, runningBytesPerSecond, speechSeconds, type JobOutput } from '../jobs/admission';
 import { PARAGRAPH_PAUSE_MS } from '../jobs/chunker';
-import type { JobRow } from '../jobs/store';
+import type { JobRow } from '../jobs/rows';
 import type { ChapterRow, ProjectRow } from '../projects/store';
 
 /** The data folder's disk as a project sees it (DiskBudget). */

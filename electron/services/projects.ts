@@ -21,50 +21,30 @@ import {
   type RenderPlan,
   type RenderResult,
 } from '../contract';
-import type { RenderCache } from '../jobs/render-cache/cache';
-import type { DiskBudget } from '../jobs/disk-budget';
-import type { JobState } from '../jobs/state';
-import type { JobRow, JobStore } from '../jobs/store';
 import type { DocumentReader } from '../projects/document-reader';
 import { mergeWithNext, splitAt, type ChapterListChange } from '../projects/chapter-list';
 import { applyEdits, recordEdit, utf16Offset } from '../projects/edits';
-import { clip, cutManuscript, storedTextBytes } from '../projects/manuscript';
-import type { ChapterRow, ProjectRow, ProjectSettings, ProjectStore } from '../projects/store';
+import { cutManuscript, storedTextBytes } from '../projects/manuscript';
+import type { ChapterRow, ProjectRow, ProjectSettings } from '../projects/store';
 import type { ExportHold } from './exports';
-import type { JobService, SentenceEdited } from './jobs';
+import type { SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
-import { chapterStatus, chapterView, isContinuable, needsRender, projectProgress, projectView } from './project-chapters';
+import { chapterView, needsRender, projectProgress, projectView } from './project-chapters';
 import { bookAuthor, importedBook, voiceForBook } from './project-import';
 import { chaptersAfter } from './project-manuscript';
-import { RenderKeys, type RevisedLexicon } from './render-keys';
-import { planRender } from './render-plan';
-import { spokenBy, type SynthesisService } from './synthesis';
-import type { BookVoices } from './voices';
-import { assertRoomToRender, projectDisk, type DiskChapter } from './project-disk';
-import { dropJobs } from './drop-jobs';
+import { RenderKeys } from './render-keys';
+import { ProjectRenders, type ProjectRenderDeps } from './project-renders';
 import { definedOnly, KeyedSerial } from './serial';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export interface ProjectDeps {
-  store: ProjectStore;
-  jobStore: JobStore;
-  voices: BookVoices;
-  synthesis: SynthesisService;
-  jobs: JobService;
-  lexicon?: RevisedLexicon | undefined;
+export interface ProjectDeps extends ProjectRenderDeps {
   /** Makes audiobooks of finished jobs (ExportService). */
   exports: { create(request: ExportRequest, hold: ExportHold): Promise<Export> };
   /** The live text maximum (the max_text_length setting): a manuscript's length. */
   maxTextLength: () => number;
   /** Reads manuscript files on a thread of their own. */
   documents: DocumentReader;
-  /** The disk ledger: a manuscript's text is reserved before it is stored. */
-  disk: DiskBudget;
-  /** The sentences kept across renders, which a render plan counts as made. */
-  renderCache?: RenderCache | undefined;
-  /** Chunks synthesized at once (engine threads), for a render plan's time. */
-  concurrency?: number;
 }
 
 const TEXT_WORDING = { what: "This manuscript's text", advice: 'Free some space, or delete projects or finished jobs.' };
@@ -77,9 +57,11 @@ export class ProjectService {
   /** Changes of one project run one after another (a render while the manuscript is replaced, two renders). */
   private readonly serial = new KeyedSerial();
   private readonly keys: RenderKeys;
+  private readonly renders: ProjectRenders;
 
   constructor(private readonly deps: ProjectDeps) {
     this.keys = new RenderKeys(deps.voices, deps.lexicon);
+    this.renders = new ProjectRenders(deps, this.keys);
   }
 
   list(): ProjectList {
@@ -141,7 +123,7 @@ export class ProjectService {
       const bytes = storedTextBytes(next) + (book.cover?.length ?? 0);
       await this.deps.disk.withRoom(bytes, TEXT_WORDING, () => this.deps.store.replaceChapters(id, next, new Date().toISOString(), book));
       this.keys.forget(id);
-      await this.dropJobs(dropped);
+      await this.renders.drop(dropped);
       return this.get(id);
     });
   }
@@ -167,7 +149,7 @@ export class ProjectService {
         'merge' in change ? mergeWithNext(chapters, idx) : splitAt(chapters, idx, change.split.paragraph, change.split.title);
       this.deps.store.replaceChapters(id, next.chapters, new Date().toISOString());
       this.keys.forget(id);
-      await this.dropJobs(next.dropped);
+      await this.renders.drop(next.dropped);
       return this.get(id);
     });
   }
@@ -229,76 +211,24 @@ export class ProjectService {
       const jobIds = this.deps.store.chapters(this.row(id).id).map((c) => c.job_id);
       this.deps.store.delete(id);
       this.keys.forget(id);
-      await this.dropJobs(jobIds);
+      await this.renders.drop(jobIds);
     });
   }
 
-  /**
-   * What a render would synthesize now: per chapter it would queue, the sentences neither its last
-   * render nor the render cache holds (render-plan.ts), and about how long they take.
-   */
+  /** What a render would synthesize now, and about how long it takes (project-renders.ts). */
   renderPlan(id: string): RenderPlan {
-    const project = this.row(id);
-    const keyOf = this.keyMaker(project);
-    const { voices, lexicon, jobStore } = this.deps;
-    const resolved = voices.resolve({ voice: project.voice });
-    const voice = { resolved, spoken: spokenBy(lexicon, resolved), entries: lexicon?.list().entries ?? [] };
-    const chapters = this.deps.store.chapters(id).flatMap((chapter) => {
-      const job = chapter.job_id === null ? undefined : jobStore.get(chapter.job_id);
-      if (!needsRender(chapter, keyOf(chapter), job)) return [];
-      const index = this.keys.index(project.id, chapter, applyEdits(chapter.text, chapter.edits), resolved.voice.language);
-      return [{ chapter, job, index }];
-    });
-    const { renderCache: cache, concurrency = 1 } = this.deps;
-    return planRender({ jobStore, cache, concurrency }, project, voice, chapters);
+    return this.renders.plan(this.row(id));
   }
 
-  /** Queues a job for every chapter that needs one; the others are left as they are. */
+  /** Queues a job for every chapter that needs one; the others are left as they are (project-renders.ts). */
   render(id: string): Promise<RenderResult> {
-    return this.serially(id, async () => {
-      const project = this.row(id);
-      const keyOf = this.keyMaker(project);
-      const result: Omit<RenderResult, 'project'> = { queued: [], unchanged: [], excluded: [] };
-      const chapters = this.deps.store.chapters(id);
-      await assertRoomToRender(
-        project,
-        this.diskChapters(
-          chapters.filter((c) => !c.excluded),
-          keyOf,
-        ),
-        this.sampleRate(project),
-        this.deps.disk,
-      );
-      for (const chapter of chapters) {
-        if (chapter.excluded) {
-          result.excluded.push(chapter.idx);
-          continue;
-        }
-        const key = keyOf(chapter);
-        const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
-        if (job && chapter.render_key === key && isContinuable(job)) {
-          // cancelled: it goes on from its finished chunks
-          await this.deps.jobs.resume(job.id);
-          result.queued.push({ index: chapter.idx, job_id: job.id, continued: true });
-          continue;
-        }
-        if (!needsRender(chapter, key, job)) {
-          result.unchanged.push(chapter.idx);
-          continue;
-        }
-        const jobId = await this.queue(project, chapter);
-        this.deps.store.recordRender(id, chapter.idx, jobId, key);
-        await this.dropJobs([chapter.job_id]);
-        result.queued.push({ index: chapter.idx, job_id: jobId, continued: false });
-      }
-      return { ...result, project: this.get(id) };
-    });
+    return this.serially(id, async () => ({ ...(await this.renders.render(this.row(id))), project: this.get(id) }));
   }
 
   /** Holds back every chapter being rendered; what they have synthesized is kept for `resume`. */
   pause(id: string): Promise<Project> {
     return this.serially(id, async () => {
-      for (const job of this.chapterJobs(id, ['queued', 'running'])) await this.deps.jobs.pause(job.id);
+      await this.renders.pause(this.row(id).id);
       return this.get(id);
     });
   }
@@ -306,18 +236,15 @@ export class ProjectService {
   /** Takes up again every chapter paused, in reading order. */
   resume(id: string): Promise<Project> {
     return this.serially(id, async () => {
-      for (const job of this.chapterJobs(id, ['paused'])) await this.deps.jobs.resume(job.id);
+      await this.renders.resume(this.row(id).id);
       return this.get(id);
     });
   }
 
-  /**
-   * Stops every chapter being rendered or paused. Their finished chunks are kept: the next render
-   * continues each where it stopped (unless its text or settings changed meanwhile).
-   */
+  /** Stops every chapter being rendered or paused; the next render continues each where it stopped. */
   cancel(id: string): Promise<Project> {
     return this.serially(id, async () => {
-      for (const job of this.chapterJobs(id, ['queued', 'running', 'paused'])) await this.deps.jobs.cancelOrDelete(job.id);
+      await this.renders.cancel(this.row(id).id);
       return this.get(id);
     });
   }
@@ -330,63 +257,15 @@ export class ProjectService {
     return made;
   }
 
-  private async queue(project: ProjectRow, chapter: ChapterRow): Promise<string> {
-    const { voice, rate, pitch, volume, format } = project;
-    const body = {
-      text: applyEdits(chapter.text, chapter.edits),
-      voice,
-      rate,
-      pitch,
-      volume,
-      format,
-      mode: 'job' as const,
-      // an export reads samples: a compressed chapter keeps its WAV beside it
-      keep_wav: format !== 'wav',
-    };
-    // the project's chapters are one series: rendered in reading order, each taking what its
-    // last render says alike from that render's audio (jobs/base-audio/)
-    const answer = await this.deps.synthesis.synthesize(body, { id: project.id, idx: chapter.idx, base: chapter.job_id });
-    if (answer.kind !== 'job') throw new Error('A project chapter was not queued as a job.');
-    this.deps.jobs.rename(answer.job.job_id, clip(`${project.title}: ${chapter.title}`, PROJECT_LIMITS.titleChars));
-    return answer.job.job_id;
-  }
-
-  /** The render keys of the project's chapters; unknown_voice when its voice is gone. */
-  private keyMaker(project: ProjectRow): (chapter: ChapterRow) => string {
-    const keyOf = this.keys.maker(project);
-    if (!keyOf) throw new ApiError('unknown_voice', `The voice "${project.voice}" of this project is not installed; choose another.`);
-    return keyOf;
-  }
-
   /** What the project's audio takes on disk: rendered, and to be rendered (project-disk.ts). */
   disk(id: string): Promise<ProjectDisk> {
-    const project = this.row(id);
-    const keyOf = this.keys.maker(project);
-    return projectDisk(project, this.diskChapters(this.deps.store.chapters(id), keyOf), this.sampleRate(project), this.deps.disk);
-  }
-
-  private diskChapters(chapters: readonly ChapterRow[], keyOf: ((chapter: ChapterRow) => string) | null): DiskChapter[] {
-    return chapters.map((chapter) => {
-      const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
-      const stale = needsRender(chapter, keyOf?.(chapter) ?? null, job);
-      return { chapter, needsRender: stale, done: stale || chapterStatus(job) !== 'done' ? undefined : job };
-    });
-  }
-
-  /** The rate of the project's voice; the default voice's when it is gone (an estimate, not a render). */
-  private sampleRate(project: ProjectRow): number {
-    const { voices } = this.deps;
-    try {
-      return voices.resolve({ voice: project.voice }).voice.sampleRate;
-    } catch {
-      return voices.resolve({}).voice.sampleRate;
-    }
+    return this.renders.disk(this.row(id));
   }
 
   private view(row: ProjectRow): Project {
     const keyOf = this.keys.maker(row);
     const chapters: Chapter[] = this.deps.store.chapters(row.id).map((chapter) => {
-      const job = chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id);
+      const job = this.renders.jobOf(chapter);
       return chapterView(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job));
     });
     return { ...projectView(row), render: projectProgress(chapters), chapters };
@@ -417,19 +296,6 @@ export class ProjectService {
     const row = PROJECT_ID.test(id) ? this.deps.store.get(id) : undefined;
     if (!row) throw new ApiError('project_not_found', `No project "${id}".`);
     return row;
-  }
-
-  /** The jobs of the project's chapters in these states, in reading order. */
-  private chapterJobs(id: string, states: JobState[]): JobRow[] {
-    return this.deps.store
-      .chapters(this.row(id).id)
-      .map((chapter) => (chapter.job_id === null ? undefined : this.deps.jobStore.get(chapter.job_id)))
-      .filter((job): job is JobRow => job !== undefined && states.includes(job.state));
-  }
-
-  /** Cancels (if running) and deletes jobs a project no longer uses. */
-  private dropJobs(ids: (string | null)[]): Promise<void> {
-    return dropJobs(this.deps.jobStore, this.deps.jobs, ids);
   }
 
   private serially<T>(id: string, work: () => T | Promise<T>): Promise<T> {

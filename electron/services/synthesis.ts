@@ -18,7 +18,7 @@ import type { Pcm } from '../audio/pcm';
 import type { Prosody, ResolvedVoice } from '../engines/registry';
 import { titleOf } from '../jobs/chunker';
 import type { JobRunner } from '../jobs/runner';
-import type { JobSeries } from '../jobs/store';
+import type { JobSeries } from '../jobs/rows';
 import { unchanged, type Rewrite, type SpeakingVoice, type Spoken } from '../lexicon/rewrite';
 import { toJobView } from '../jobs/view';
 import { ssmlJobChunks } from '../ssml/job-chunks';

@@ -7,7 +7,8 @@ import { startGateway, type Gateway } from '../gateway/start';
 import { readSavedSettings } from '../settings/store';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
 import { registerIpc } from './ipc';
-import { settingsActions, type Confirm } from './settings-actions';
+import { nativeConfirm } from './confirm';
+import { settingsActions } from './settings-actions';
 import { voiceLibraryActions } from './voice-library-actions';
 import { authorizeJobAudio } from './media-auth';
 import { installQuitSequence } from './quit';
@@ -58,21 +59,8 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
 
   const dataDir = app.getPath('userData');
   const rendererDir = path.join(options.distDir, 'renderer');
-  let gateway: Gateway;
-  try {
-    const config = configFromArgs([], { ...options.env, ORATOR_DATA_DIR: dataDir });
-    // Read once: the renderer, GPU and utility processes Electron starts need no key in their environment.
-    delete options.env.ORATOR_API_KEY;
-    gateway = await startGateway({ ...config, staticDir: rendererDir }, { workerFile: path.join(options.distDir, 'synth-worker.mjs') });
-  } catch (error) {
-    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    const detail = inUse
-      ? 'Its port is taken, perhaps by `npm run serve` on the same data folder. Stop that, or set ORATOR_PORT.'
-      : (error as Error).message;
-    electron.dialog.showErrorBox('Orator could not start', `The gateway did not start. ${detail}`);
-    app.exit(1);
-    return null;
-  }
+  const gateway = await startInAppGateway(electron, options, dataDir, rendererDir);
+  if (!gateway) return null;
 
   const gatewayOrigin = new URL(gateway.url).origin;
   electron.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, gatewayOrigin));
@@ -110,18 +98,7 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
     },
   );
 
-  const confirm: Confirm = async ({ message, detail, action }) => {
-    const { response } = await electron.dialog.showMessageBox(window, {
-      type: 'warning',
-      message,
-      detail,
-      buttons: [action, 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      noLink: true,
-    });
-    return response === 0;
-  };
+  const confirm = nativeConfirm(electron.dialog, window);
   registerIpc(electron.ipcMain, {
     connection: () => ({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, appVersion: app.getVersion() }),
     openDataFolder: async () => {
@@ -148,4 +125,27 @@ export async function runDesktop(electron: ElectronMain, options: DesktopOptions
 
   console.log(`Orator gateway at ${gateway.url}/ · instance ${gateway.instance} · API key in ${gateway.apiKeyFile}`);
   return { gateway, window, quitDone: done };
+}
+
+/** The gateway in this process, on the app's data folder; null once the person is told why it did not start (the app then exits). */
+async function startInAppGateway(
+  electron: ElectronMain,
+  options: DesktopOptions,
+  dataDir: string,
+  rendererDir: string,
+): Promise<Gateway | null> {
+  try {
+    const config = configFromArgs([], { ...options.env, ORATOR_DATA_DIR: dataDir });
+    // Read once: the renderer, GPU and utility processes Electron starts need no key in their environment.
+    delete options.env.ORATOR_API_KEY;
+    return await startGateway({ ...config, staticDir: rendererDir }, { workerFile: path.join(options.distDir, 'synth-worker.mjs') });
+  } catch (error) {
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const detail = inUse
+      ? 'Its port is taken, perhaps by `npm run serve` on the same data folder. Stop that, or set ORATOR_PORT.'
+      : (error as Error).message;
+    electron.dialog.showErrorBox('Orator could not start', `The gateway did not start. ${detail}`);
+    electron.app.exit(1);
+    return null;
+  }
 }

@@ -1,8 +1,6 @@
 import type { Settings, SettingsUpdate, SettingsView } from '../contract/settings';
 import type { SettingsService } from '../settings/service';
-
-/** Asks the person in a native dialog; true when they agree. */
-export type Confirm = (question: { message: string; detail: string; action: string }) => Promise<boolean>;
+import type { Confirm } from './confirm';
 
 /** What a settings change would let Orator run or load that it does not now, one line each. */
 export function newPowers(current: Settings, update: SettingsUpdate): string[] {

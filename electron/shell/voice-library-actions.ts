@@ -1,6 +1,6 @@
 import type { LibraryVoice, VoiceLibraryList } from '../contract/voice-library';
 import type { VoiceLibraryService } from '../services/voice-library';
-import type { Confirm } from './settings-actions';
+import type { Confirm } from './confirm';
 
 const megabytes = (bytes: number | null) => (bytes === null ? 'an unknown size' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
 

@@ -8,7 +8,7 @@
 import { ApiError } from '../contract';
 import { chunkText } from '../jobs/chunker';
 import { sentenceSpansOrNull, spokenChunks, type SentenceSpan } from '../jobs/sentence-spans';
-import type { NewChunk } from '../jobs/store';
+import type { NewChunk } from '../jobs/rows';
 import type { PlannedSegment } from './plan';
 import { shownBetween } from './render';
 import type { SpokenFor } from './synthesize';

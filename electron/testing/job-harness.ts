@@ -11,7 +11,8 @@ import type { JobOutput } from '../jobs/admission';
 import { DiskBudget } from '../jobs/disk-budget';
 import type { JobChange } from '../jobs/events';
 import { JobRunner, type RunnerOptions } from '../jobs/runner';
-import { JobStore, type JobRow } from '../jobs/store';
+import type { JobRow } from '../jobs/rows';
+import { JobStore } from '../jobs/store';
 import { prepareDatabase } from '../storage/database';
 import { FakeEngine } from './fake-engine';
 

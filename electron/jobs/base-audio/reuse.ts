@@ -4,7 +4,8 @@ import { statementCache, type Db } from '../../storage/database';
 import { PRIVATE_DIR_MODE } from '../../storage/private-files';
 import { pauseAfter } from '../assembler';
 import type { JobFiles } from '../files';
-import type { ChunkTimingLayout, JobRow, JobStore } from '../store';
+import type { ChunkTimingLayout, JobRow } from '../rows';
+import type { JobStore } from '../store';
 import { alignChunks } from './align';
 
 /** What a chunk is said as: its text, and its own voice and prosody where SSML gave it one. */

@@ -1,7 +1,8 @@
 import { ApiError } from '../../contract';
 import type { Pcm } from '../../audio/pcm';
 import type { ChunkHandler, ChunkQueue } from '../chunk-queue';
-import type { ChunkRow, JobRow, JobStore } from '../store';
+import type { ChunkRow, JobRow } from '../rows';
+import type { JobStore } from '../store';
 import type { FleetEngines } from './fleet-engines';
 import { chunkTaskId, failureOf, TASK_OPTIONS, type ChunkTask } from './names';
 import { VoiceQueues } from './voice-queues';

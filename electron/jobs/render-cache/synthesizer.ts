@@ -2,7 +2,8 @@ import type { Pcm } from '../../audio/pcm';
 import type { EngineRegistry } from '../../engines/registry';
 import { chunkRequest } from '../chunk-synthesis';
 import type { ChunkSynthesizer } from '../local-chunk-queue';
-import type { ChunkRow, JobStore } from '../store';
+import type { ChunkRow } from '../rows';
+import type { JobStore } from '../store';
 import type { RenderCache } from './cache';
 import { renderCacheKey } from './key';
 
