@@ -1,7 +1,7 @@
 import { codePoints, COMPARE_LIMITS } from '../api/contract';
 import { formatCount } from '../lib/format';
 import { useApp } from '../store';
-import { splitTexts } from '../store/compare-slice';
+import { splitTexts } from '../lib/compare-texts';
 import { voiceLabel } from '../store/engines-slice';
 import { VoiceSearch } from './VoiceSearch';
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
 import type { CompareTake } from '../api/contract';
 import { formatClock } from '../lib/format';
@@ -6,6 +6,7 @@ import { formatLoudness } from '../lib/loudness-match';
 import type { PlayedTake } from '../lib/played-takes';
 import { PauseIcon, PlayIcon } from './PlayerDock';
 import { TakeVerdict } from './TakeVerdict';
+import { useTakePlayer } from './use-take-player';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
 // True scale (not normalised): takes compared side by side show their real levels, volume 0 flat.
@@ -33,37 +34,7 @@ export function CompareTakeRow({ take, position, name, hidden, played, active, f
   const ws = useWaveSurfer(container, WAVE_OPTIONS);
   const { playing, time, duration } = usePlayback(ws);
   const id = take.take_id;
-  const [playedUrl, setPlayedUrl] = useState<string>();
-
-  useEffect(() => {
-    if (!ws) return;
-    register(id, ws);
-    return () => register(id, null);
-  }, [ws, id, register]);
-
-  // The take as heard (gain, blind trimming); position and play state survive a new version of it.
-  useEffect(() => {
-    if (!ws || !played) return;
-    const at = ws.getCurrentTime();
-    const wasPlaying = ws.isPlaying();
-    let stale = false;
-    ws.loadBlob(played.blob)
-      .then(() => {
-        if (stale) return;
-        setPlayedUrl(ws.getMediaElement().src);
-        if (at > 0) ws.setTime(Math.min(at, ws.getDuration()));
-        if (wasPlaying) void ws.play().catch(() => undefined);
-      })
-      .catch(() => undefined);
-    return () => {
-      stale = true;
-    };
-  }, [ws, played]);
-
-  useEffect(() => ws?.on('interaction', () => onSeek(id)), [ws, id, onSeek]);
-  // Where the player last moved to, as it reports it (tests check that a switch lands on the sentence).
-  const [seekedTo, setSeekedTo] = useState<number>();
-  useEffect(() => ws?.on('seeking', (at) => setSeekedTo(at)), [ws]);
+  const { playedUrl, seekedTo } = useTakePlayer(ws, id, { played, onSeek, register });
 
   const progress = take.progress.total > 0 ? Math.round((100 * take.progress.done) / take.progress.total) : 0;
   return (

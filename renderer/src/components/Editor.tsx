@@ -1,6 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { useApp } from '../store';
-import { effectiveVoiceId, previewSource } from '../store/editor-slice';
+import { effectiveVoiceId } from '../store/editor-slice';
+import { EditorActions } from './EditorActions';
 import { EditorStatus, EditorText } from './EditorText';
 import { ProsodyControls } from './ProsodyControls';
 import { VoicePicker } from './VoicePicker';
@@ -13,16 +14,7 @@ function isTextFile(file: File): boolean {
 
 export function Editor() {
   const setText = useApp((s) => s.setText);
-  // a boolean, so typing re-renders this card (and its thousand voice options) only when it flips
-  const hasText = useApp((s) => /\S/.test(s.text));
   const setVoice = useApp((s) => s.setVoice);
-  const busy = useApp((s) => s.editorBusy);
-  const error = useApp((s) => s.editorError);
-  const notice = useApp((s) => s.editorNotice);
-  const synthesize = useApp((s) => s.synthesize);
-  const previewText = useApp((s) => s.previewText);
-  const hasSelection = useApp((s) => s.selection.start !== s.selection.end);
-  const canPreview = useApp((s) => previewSource(s).length > 0);
   const shownVoice = useApp(effectiveVoiceId);
   const [dragging, setDragging] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -81,25 +73,7 @@ export function Editor() {
 
       <ProsodyControls />
 
-      <div className="editor-actions">
-        {(error || fileError) && (
-          <p className="error" role="alert">
-            {error ?? fileError}
-          </p>
-        )}
-        {notice && !error && (
-          <p className="notice" role="status">
-            {notice}
-          </p>
-        )}
-        <span className="spacer" />
-        <button type="button" className="secondary" onClick={() => void previewText()} disabled={!canPreview || busy !== null}>
-          {busy === 'preview' ? 'Previewing…' : hasSelection ? 'Preview selection' : 'Preview first sentence'}
-        </button>
-        <button type="button" className="primary" onClick={() => void synthesize()} disabled={!hasText || busy !== null}>
-          {busy === 'synthesize' ? 'Synthesizing…' : 'Synthesize'}
-        </button>
-      </div>
+      <EditorActions fileError={fileError} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Job } from '../api/contract';
 import { useApp } from '../store';
@@ -8,6 +8,7 @@ import { ExportDialog } from './ExportDialog';
 import { UndoDeleteToast } from './UndoDeleteToast';
 import { JobListTools } from './JobListTools';
 import { JobRow } from './JobRow';
+import { useListFocus } from './use-list-focus';
 import './jobs.css';
 
 /** Re-renders every few seconds so that ages ("2 minutes ago") stay true. */
@@ -32,24 +33,8 @@ export function JobList() {
   const search = useApp((s) => s.jobSearch.trim());
   const [deleting, setDeleting] = useState<Job | null>(null);
   const [exporting, setExporting] = useState<Job | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  // Where focus goes once the list has rendered: a job's row by id, or the heading when none is left.
-  const focusNext = useRef<string | 'heading' | null>(null);
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const moveFocusTo = (target: string | 'heading') => {
-    focusNext.current = target;
-    rerender();
-  };
+  const { heading, moveFocusTo } = useListFocus();
   const openedFrom = useRef<HTMLElement | null>(null);
-
-  useEffect(() => {
-    const target = focusNext.current;
-    if (target === null) return;
-    const row = target === 'heading' ? null : document.querySelector<HTMLElement>(`li.job[data-job-id="${target}"]`);
-    if (target !== 'heading' && !row) return; // not rendered yet
-    focusNext.current = null;
-    (row ?? heading.current)?.focus();
-  });
 
   const askDelete = (job: Job) => {
     openedFrom.current = document.activeElement as HTMLElement | null;

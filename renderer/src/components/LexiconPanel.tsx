@@ -1,12 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { LexiconEntryInput, LexiconFormat } from '../api/contract';
-import { saveBlob } from '../lib/download';
+import { useEffect, useState } from 'react';
 import { useApp } from '../store';
 import { effectiveVoiceId } from '../store/editor-slice';
 import { findVoice } from '../store/engines-slice';
+import { LexiconEntryForm } from './LexiconEntryForm';
+import { LexiconFiles } from './LexiconFiles';
+import { LexiconTable } from './LexiconTable';
 import { VoicePicker } from './VoicePicker';
-
-const BLANK = { grapheme: '', alias: '', phoneme: '', thisVoiceOnly: false, caseSensitive: false, wholeWord: true };
 
 /**
  * The pronunciation lexicon (store/lexicon-slice.ts): entries of words and names with what to say
@@ -22,12 +21,9 @@ export function LexiconPanel() {
   const [chosen, setVoiceId] = useState<string | null>(context?.voice ?? null);
   const voiceId = chosen ?? studioVoice;
   const voiceLanguage = useApp((s) => findVoice(s, voiceId)?.language ?? 'en');
-  const entries = useApp((s) => s.lexicon);
   const error = useApp((s) => s.lexiconError);
   const notice = useApp((s) => s.lexiconNotice);
-  const hearing = useApp((s) => s.hearingEntry);
-  const { loadLexicon, addLexiconEntry, deleteLexiconEntry, importLexicon, exportLexicon, hearLexiconEntry } = useApp.getState();
-  const [form, setForm] = useState(BLANK);
+  const loadLexicon = useApp((s) => s.loadLexicon);
   const [language, setLanguage] = useState(voiceLanguage.split('-')[0]!);
 
   // read again for each client: a new key may see another gateway's lexicon
@@ -36,27 +32,6 @@ export function LexiconPanel() {
   }, [client, loadLexicon]);
 
   if (!client) return null;
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    const entry: LexiconEntryInput = {
-      grapheme: form.grapheme.trim(),
-      language,
-      case_sensitive: form.caseSensitive,
-      whole_word: form.wholeWord,
-      ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
-      ...(form.phoneme.trim() ? { phoneme: form.phoneme.trim(), alphabet: 'x-espeak' as const } : {}),
-      ...(form.thisVoiceOnly ? { voice: voiceId } : {}),
-    };
-    if (await addLexiconEntry(entry)) setForm(BLANK);
-  };
-
-  const exportAs = async (format: LexiconFormat) => {
-    const blob = await exportLexicon(format, language);
-    if (blob) saveBlob(blob, `orator-lexicon${format === 'pls' ? `-${language}` : ''}.${format}`);
-  };
-
-  const set = (field: keyof typeof BLANK) => (value: string | boolean) => setForm((f) => ({ ...f, [field]: value }));
 
   return (
     <div className="lexicon">
@@ -70,60 +45,8 @@ export function LexiconPanel() {
         <VoicePicker id="lexicon-voice" value={voiceId} onChange={setVoiceId} label="Hear it with" />
         {context && voiceId === context.voice && <span className="hint">the voice of the project “{context.project}”</span>}
       </div>
-      <form className="lexicon-form" onSubmit={(e) => void add(e)} aria-label="New lexicon entry">
-        <label>
-          Word or phrase
-          <input value={form.grapheme} onChange={(e) => set('grapheme')(e.target.value)} required maxLength={100} />
-        </label>
-        <label>
-          Say it as
-          <input value={form.alias} onChange={(e) => set('alias')(e.target.value)} maxLength={300} placeholder="Shivawn" />
-        </label>
-        <label>
-          eSpeak phonemes
-          <input value={form.phoneme} onChange={(e) => set('phoneme')(e.target.value)} maxLength={300} placeholder="S@v'O:n" />
-        </label>
-        <label>
-          Language
-          <input value={language} onChange={(e) => setLanguage(e.target.value)} required size={6} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={form.thisVoiceOnly} onChange={(e) => set('thisVoiceOnly')(e.target.checked)} />
-          This voice only
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={form.caseSensitive} onChange={(e) => set('caseSensitive')(e.target.checked)} />
-          Match case
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={form.wholeWord} onChange={(e) => set('wholeWord')(e.target.checked)} />
-          Whole words
-        </label>
-        <button type="submit" className="primary" disabled={!form.grapheme.trim() || (!form.alias.trim() && !form.phoneme.trim())}>
-          Add
-        </button>
-      </form>
-      <div className="lexicon-files">
-        <label className="file-button">
-          Import PLS or CSV…
-          <input
-            type="file"
-            accept=".pls,.xml,.csv"
-            className="visually-hidden"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) void importLexicon(file, language);
-              e.target.value = '';
-            }}
-          />
-        </label>
-        <button type="button" className="secondary small" onClick={() => void exportAs('pls')}>
-          Export PLS ({language})
-        </button>
-        <button type="button" className="secondary small" onClick={() => void exportAs('csv')}>
-          Export CSV
-        </button>
-      </div>
+      <LexiconEntryForm voiceId={voiceId} language={language} onLanguage={setLanguage} />
+      <LexiconFiles language={language} />
       {error ? (
         <p role="alert" className="error">
           {error}
@@ -135,61 +58,7 @@ export function LexiconPanel() {
           </p>
         )
       )}
-      <table className="lexicon-table">
-        <thead>
-          <tr>
-            <th scope="col">Word or phrase</th>
-            <th scope="col">Said as</th>
-            <th scope="col">Language</th>
-            <th scope="col">Voice</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.id}>
-              <td>
-                {entry.grapheme}
-                {entry.case_sensitive && <span className="tag">case</span>}
-                {!entry.whole_word && <span className="tag">in words</span>}
-              </td>
-              <td>
-                {entry.alias}
-                {entry.phoneme && <code> [[{entry.phoneme}]]</code>}
-              </td>
-              <td>{entry.language}</td>
-              <td>{entry.voice ?? 'any'}</td>
-              <td className="lexicon-actions">
-                <button
-                  type="button"
-                  className="small primary"
-                  onClick={() => void hearLexiconEntry(entry, voiceId)}
-                  disabled={hearing !== null}
-                >
-                  {hearing === entry.id ? 'Loading…' : 'Hear it'}
-                </button>
-                <button
-                  type="button"
-                  className="small secondary danger"
-                  onClick={() => void deleteLexiconEntry(entry.id)}
-                  aria-label={`Delete ${entry.grapheme}`}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-          {entries.length === 0 && (
-            <tr>
-              <td colSpan={5} className="hint">
-                No entries yet.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <LexiconTable voiceId={voiceId} />
     </div>
   );
 }

@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
-import { API, jobAudioFileName } from '../api/contract';
-import { audioFileName, saveBlob } from '../lib/download';
-import { describeError, formatClock } from '../lib/format';
+import { useRef } from 'react';
+import { formatClock } from '../lib/format';
 import { useApp } from '../store';
 import type { PlayerSource } from '../store/player-slice';
-import { loadJobAudio, type LoadMode } from './load-job-audio';
+import { DockControls } from './DockControls';
 import { JobReadAlong, ReadAlong } from './ReadAlong';
 import { usePlaybackKeys } from './use-playback-keys';
+import { usePlayerAudio } from './use-player-audio';
+import { usePlayerDownload } from './use-player-download';
 import { usePlayback, useWaveSurfer } from './use-wavesurfer';
 
-const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 // Module constant: the options object must not change between renders. True scale, not normalised,
 // so a take at volume 0.5 looks half as loud as one at 1.
 const WAVE_OPTIONS = {
@@ -29,68 +28,14 @@ export function PlayerDock() {
   return <Player source={current} />;
 }
 
-type LoadState = { status: 'loading' } | { status: 'ready'; mode: LoadMode | 'inline' } | { status: 'error'; message: string };
-
 function Player({ source }: { source: PlayerSource }) {
   const container = useRef<HTMLDivElement>(null);
   const ws = useWaveSurfer(container, WAVE_OPTIONS);
   const { playing, time, duration } = usePlayback(ws);
-  const client = useApp((s) => s.client);
   const closePlayer = useApp((s) => s.closePlayer);
-  // Kept with the key of the source they belong to: a new source reads as loading, with no error,
-  // without a reset inside the effect.
-  const [loaded, setLoaded] = useState<{ key: number; state: LoadState } | null>(null);
-  const load: LoadState = loaded?.key === source.key ? loaded.state : { status: 'loading' };
-  const [zoom, setZoom] = useState(0);
-  const [speed, setSpeed] = useState(1);
-  const [downloadFailure, setDownloadFailure] = useState<{ key: number; message: string } | null>(null);
-  const downloadError = downloadFailure?.key === source.key ? downloadFailure.message : null;
-  const ready = load.status === 'ready';
-
-  useEffect(() => {
-    if (!ws || !client) return;
-    const abort = new AbortController();
-    const loading =
-      source.kind === 'audio'
-        ? ws.loadBlob(source.audio.blob).then(() => 'inline' as const)
-        : loadJobAudio(ws, client, source.job, abort.signal);
-    loading
-      .then((mode) => {
-        if (abort.signal.aborted) return;
-        setLoaded({ key: source.key, state: { status: 'ready', mode } });
-        ws.setPlaybackRate(speed, true);
-        if (source.kind === 'job' && source.startAt) ws.setTime(Math.min(source.startAt, ws.getDuration()));
-        if (useApp.getState().autoplay) ws.play().catch(() => undefined); // blocked autoplay just leaves it paused
-      })
-      .catch((error: unknown) => {
-        if (!abort.signal.aborted) setLoaded({ key: source.key, state: { status: 'error', message: describeError(error) } });
-      });
-    return () => abort.abort();
-    // A new source (its key) reloads; speed changes are applied by their own effect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ws, client, source.key]);
-
-  useEffect(() => {
-    if (ws && ready) ws.zoom(zoom);
-  }, [ws, ready, zoom]);
-  useEffect(() => {
-    ws?.setPlaybackRate(speed, true);
-  }, [ws, speed]);
+  const { load, ready, zoom, setZoom, speed, setSpeed } = usePlayerAudio(ws, source);
+  const download = usePlayerDownload(source);
   usePlaybackKeys(ready ? ws : null);
-
-  const download = async () => {
-    setDownloadFailure(null);
-    try {
-      if (source.kind === 'audio') saveBlob(source.audio.blob, audioFileName(source.audio.voice));
-      else if (client)
-        saveBlob(
-          await client.blob(API.getJobAudio, { params: { id: source.jobId } }),
-          jobAudioFileName(source.jobId, source.job.audio?.format),
-        );
-    } catch (error) {
-      setDownloadFailure({ key: source.key, message: describeError(error) });
-    }
-  };
 
   return (
     <footer
@@ -116,9 +61,9 @@ function Player({ source }: { source: PlayerSource }) {
               {load.message}
             </span>
           )}
-          {downloadError && (
+          {download.error && (
             <span className="error small" role="alert">
-              {downloadError}
+              {download.error}
             </span>
           )}
         </div>
@@ -136,37 +81,15 @@ function Player({ source }: { source: PlayerSource }) {
         {source.kind === 'job' && ready && <JobReadAlong key={source.key} jobId={source.jobId} ws={ws} time={time} />}
         {source.kind === 'audio' && ready && source.audio.timings && <ReadAlong timings={source.audio.timings} ws={ws} time={time} />}
       </div>
-      <div className="dock-controls">
-        <label className="mini-field">
-          <span>Zoom</span>
-          <input
-            type="range"
-            min={0}
-            max={300}
-            step={10}
-            value={zoom}
-            onChange={(e) => setZoom(Number(e.target.value))}
-            disabled={!ready}
-            aria-label="Zoom"
-          />
-        </label>
-        <label className="mini-field">
-          <span>Speed</span>
-          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label="Playback speed">
-            {SPEEDS.map((s) => (
-              <option key={s} value={s}>
-                {s}×
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="small secondary" onClick={() => void download()} disabled={!ready} aria-label="Download audio">
-          Download
-        </button>
-        <button type="button" className="icon ghost" onClick={closePlayer} aria-label="Close player">
-          ×
-        </button>
-      </div>
+      <DockControls
+        ready={ready}
+        zoom={zoom}
+        setZoom={setZoom}
+        speed={speed}
+        setSpeed={setSpeed}
+        onDownload={() => void download.save()}
+        onClose={closePlayer}
+      />
     </footer>
   );
 }

@@ -5,7 +5,7 @@ import { formatCount } from '../lib/format';
 import { useApp } from '../store';
 import { filterVoices, languageOptions, type Gender } from '../store/engines-slice';
 import { EngineList } from './EngineList';
-import { VoiceRow } from './VoiceRow';
+import { VoiceTable } from './VoiceTable';
 
 export function VoiceBrowser() {
   const status = useApp((s) => s.enginesStatus);
@@ -69,31 +69,7 @@ export function VoiceBrowser() {
             {filters.gender && !anyGender && ' The installed engines do not report the gender of their voices.'}
           </p>
         )}
-        {voices.length > 0 && (
-          <div className="table-scroll">
-            <table className="voice-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span className="visually-hidden">Favourite</span>
-                  </th>
-                  <th scope="col">Voice</th>
-                  <th scope="col">Language</th>
-                  <th scope="col">Gender</th>
-                  <th scope="col">Quality</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {voices.map((v) => (
-                  <VoiceRow key={v.id} voice={v} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {voices.length > 0 && <VoiceTable voices={voices} />}
       </section>
     </div>
   );

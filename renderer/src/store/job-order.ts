@@ -34,3 +34,10 @@ export function sortedJobs(state: Pick<Store, 'jobs' | 'jobOrder' | 'deletionPen
       return sign * (byKey[sort](a, b) || compareText(a.job_id, b.job_id));
     });
 }
+
+/** The finished jobs with audio, oldest first: the order of a book made of them (the export dialog's). */
+export function exportableJobs(state: Pick<Store, 'jobs'>): Job[] {
+  return Object.values(state.jobs)
+    .filter((j) => j.status === 'done' && j.audio)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at));
+}

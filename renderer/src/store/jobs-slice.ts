@@ -1,12 +1,11 @@
-import type { JobEvent, OratorClient } from '../api/client';
-import { API, ApiError, type Job } from '../api/contract';
-import { describeError } from '../lib/format';
-import { addSample, type ProgressSample } from '../lib/throughput';
-import { latest, mergeFirstPage, mergeLaterPage } from './job-merge';
-import { JOB_ORDERS, type JobOrder } from './job-order';
+import type { JobEvent } from '../api/client';
+import type { Job } from '../api/contract';
+import type { ProgressSample } from '../lib/throughput';
+import { jobActions } from './job-actions';
+import { jobListActions } from './job-list-actions';
+import type { JobOrder } from './job-order';
+import { newJobTracking } from './job-tracking';
 import type { SliceCreator } from './types';
-
-const PAGE = 100;
 
 export interface JobsSlice {
   jobs: Record<string, Job>;
@@ -48,59 +47,7 @@ export interface JobsSlice {
 }
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
-  /** Jobs deleted (here or, as events said, elsewhere): an older list or event cannot bring them back. */
-  const gone = new Set<string>();
-  /** For each page of the list being read, the events heard meanwhile, the latest per job. */
-  const listening = new Set<Map<string, Job>>();
-  /** Reads a page, collecting what events say meanwhile. */
-  const readPage = async <T>(read: () => Promise<T>): Promise<{ result: T; heard: Map<string, Job> }> => {
-    const heard = new Map<string, Job>();
-    listening.add(heard);
-    try {
-      return { result: await read(), heard };
-    } finally {
-      listening.delete(heard);
-    }
-  };
-  const actionError = (id: string, error: unknown) => set({ jobErrors: { ...get().jobErrors, [id]: describeError(error) } });
-  const clearActionError = (id: string) => {
-    if (!(id in get().jobErrors)) return;
-    const { [id]: _, ...rest } = get().jobErrors;
-    set({ jobErrors: rest });
-  };
-  /** The next page of the list as it is searched and ordered now. */
-  const page = (client: OratorClient, cursor?: string) => {
-    const { sort, order } = JOB_ORDERS[get().jobOrder];
-    const q = get().jobSearch.trim();
-    return client.call(API.listJobs, { query: { limit: PAGE, sort, order, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) } });
-  };
-  const forget = (id: string) => {
-    gone.add(id);
-    const { [id]: _job, ...jobs } = get().jobs;
-    const { [id]: _progress, ...jobProgress } = get().jobProgress;
-    set({ jobs, jobProgress });
-    clearActionError(id);
-    const current = get().current;
-    if (current?.kind === 'job' && current.jobId === id) get().closePlayer();
-  };
-  /**
-   * Runs an action on one job: a job that no longer exists leaves the list, other errors show on
-   * its row. Resolves to whether the action succeeded.
-   */
-  const onJob = async (id: string, action: (client: OratorClient) => Promise<void>): Promise<boolean> => {
-    const client = get().client;
-    if (!client) return false;
-    clearActionError(id);
-    try {
-      await action(client);
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'job_not_found') forget(id);
-      else actionError(id, error);
-      return false;
-    }
-  };
-
+  const tracking = newJobTracking();
   return {
     jobs: {},
     jobsSync: 'off',
@@ -112,96 +59,8 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
     jobOrder: 'newest',
 
     setJobsSync: (jobsSync) => set({ jobsSync }),
-
-    async setJobQuery({ search = get().jobSearch, order = get().jobOrder }) {
-      set({ jobSearch: search, jobOrder: order });
-      await get().loadJobs();
-    },
-
-    /** The first page (again, after a reconnect or a new search); later pages load on request. */
-    async loadJobs() {
-      const client = get().client;
-      if (!client) return null;
-      const asked = { search: get().jobSearch, order: get().jobOrder };
-      try {
-        const { result: first, heard } = await readPage(() => page(client));
-        // a newer search or order has been asked for meanwhile: its answer wins
-        if (asked.search !== get().jobSearch || asked.order !== get().jobOrder) return null;
-        const jobs = mergeFirstPage({ known: get().jobs, page: first, heard, gone }, asked.search.trim() !== '');
-        set({ jobs, jobsCursor: first.next_cursor ?? null, jobsError: null });
-        return first.revision;
-      } catch (error) {
-        set({ jobsError: describeError(error) });
-        return null;
-      }
-    },
-
-    async loadOlderJobs() {
-      const { client, jobsCursor } = get();
-      if (!client || !jobsCursor) return;
-      try {
-        const { result: next, heard } = await readPage(() => page(client, jobsCursor));
-        set({ jobs: mergeLaterPage({ known: get().jobs, page: next, heard, gone }), jobsCursor: next.next_cursor ?? null });
-      } catch (error) {
-        set({ jobsError: describeError(error) });
-      }
-    },
-
-    upsertJob(job) {
-      const id = job.job_id;
-      if (gone.has(id) || latest(get().jobs[id], job) !== job) return;
-      const { [id]: samples = [], ...otherProgress } = get().jobProgress;
-      const jobProgress =
-        job.status === 'running'
-          ? { ...otherProgress, [id]: addSample(samples, { at: Date.now(), done: job.progress.done }) }
-          : otherProgress;
-      set({ jobs: { ...get().jobs, [id]: job }, jobProgress });
-    },
-
-    applyJobEvent({ type, job }) {
-      const id = job.job_id;
-      for (const heard of listening) heard.set(id, latest(heard.get(id), job)!);
-      if (type === 'deleted') return forget(id);
-      if (get().jobSearch.trim() && !(id in get().jobs)) return;
-      get().upsertJob(job);
-    },
-
-    async refreshJob(id) {
-      await onJob(id, async (client) => {
-        get().upsertJob(await client.call(API.getJob, { params: { id: id } }));
-      });
-    },
-
-    renameJob: (id, title) =>
-      onJob(id, async (client) => {
-        get().upsertJob(await client.call(API.renameJob, { params: { id: id }, body: { title: title } }));
-      }),
-
-    /** A running job is cancelled (it stays, failed with "cancelled"). */
-    cancelJob: (id) =>
-      onJob(id, async (client) => {
-        const job = await client.call(API.deleteJob, { params: { id: id } });
-        if (job) get().upsertJob(job);
-        else await get().refreshJob(id);
-      }),
-
-    /** A finished job is deleted with its audio. */
-    deleteJob: (id) =>
-      onJob(id, async (client) => {
-        await client.call(API.deleteJob, { params: { id: id } });
-        forget(id);
-      }),
-
-    /** Queues a failed job again; the new job replaces it (the gateway deletes the failed one). */
-    async retryJob(id) {
-      let replacement: string | null = null;
-      await onJob(id, async (client) => {
-        replacement = (await client.call(API.retryJob, { params: { id: id } })).job_id;
-        forget(id);
-        await get().refreshJob(replacement);
-      });
-      return replacement;
-    },
+    ...jobListActions(set, get, tracking),
+    ...jobActions(set, get, tracking),
   };
 };
 

@@ -26,3 +26,7 @@ export type Store = ConnectionSlice &
   VoiceLibrarySlice;
 
 export type SliceCreator<T> = StateCreator<Store, [['zustand/persist', unknown]], [], T>;
+
+/** A slice's set and get as its action modules take them (a slice creator split by concern). */
+export type StoreSet = (partial: Partial<Store>) => void;
+export type StoreGet = () => Store;
