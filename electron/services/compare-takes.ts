@@ -85,15 +85,14 @@ export function planTakes(old: SessionSource, oldTakes: readonly TakeRow[], next
   return { takes, dropped: oldTakes.filter((t) => !keptIds.has(t.id)) };
 }
 
-/** A take as the API shows it, its status from its audio, else its job. */
+/**
+ * A take as the API shows it, its status from its audio, else its job. A finished job that the
+ * take has not taken up yet (its audio or its failure) is still running: a session read takes it
+ * up, but the job may finish while that read takes up the others' (a client reads again only
+ * while something runs).
+ */
 export function takeView(take: TakeRow, job: JobRow | undefined): CompareTake {
-  const status = take.audio
-    ? 'ready'
-    : job && (job.state === 'queued' || job.state === 'running')
-      ? 'running'
-      : take.error
-        ? 'failed'
-        : 'pending';
+  const status = take.audio ? 'ready' : job && job.state !== 'paused' ? 'running' : take.error ? 'failed' : 'pending';
   const done = take.audio ? 1 : (job?.chunks_done ?? 0);
   const total = take.audio ? 1 : (job?.chunks_total ?? 0);
   return {
