@@ -75,9 +75,10 @@ it('SIGTERM: the listener closes, in-flight inline requests are answered, jobs r
   expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
   for (const { audio } of answers) expectSpeech(audio, { minSeconds: 5 });
   expect(code).toBe(0);
-  // done when the last answer is out: the grace is a bound, not a wait
-  expect(drainMs - lastAnswerMs).toBeLessThan(1000);
-  expect(drainMs).toBeLessThan(SHUTDOWN_GRACE_MS + 1000);
+  // done soon after the last answer is out (closing the store and the workers follows it, slower
+  // on a loaded machine): the grace is a bound, not a wait
+  expect(drainMs - lastAnswerMs).toBeLessThan(SHUTDOWN_GRACE_MS / 2);
+  expect(drainMs).toBeLessThan(SHUTDOWN_GRACE_MS + 3000);
 
   const second = await start();
   const job = await waitForJob(second, job_id);
