@@ -41,7 +41,10 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     dataDir: config.dataDir,
     running: core.settings,
     saved,
-    apiKey: { locked: config.apiKey !== undefined, onRegenerated: (key) => (keys.api = key) },
+    apiKey: {
+      fixedBy: config.apiKey !== undefined ? (config.apiKeySource ?? 'the options Orator started with') : undefined,
+      onRegenerated: (key) => (keys.api = key),
+    },
     vet: { program: (engineId, file) => registry.vetProgram(engineId, file), modelsDir: vetModelsDir },
   });
   const lexicon = await LexiconService.open(config.dataDir);

@@ -22,8 +22,8 @@ export interface PathVetting {
 }
 
 export interface ApiKeyHooks {
-  /** The key is fixed by --api-key or ORATOR_API_KEY for this run. */
-  locked: boolean;
+  /** Where the key was given for this run (`--api-key-file <file>`, `ORATOR_API_KEY`…); absent: the stored key, which may be replaced. */
+  fixedBy?: string | undefined;
   /** Told the new key once it is stored, so the gateway checks requests against it at once. */
   onRegenerated(key: string): void;
 }
@@ -78,7 +78,7 @@ export class SettingsService {
       restart_required: SETTING_NAMES.filter(
         (name) => settingRow(name).applies === 'restart' && !isDeepStrictEqual(this.chosen[name], running[name]),
       ),
-      api_key_locked: this.options.apiKey.locked,
+      api_key_locked: this.options.apiKey.fixedBy !== undefined,
     };
   }
 
@@ -147,8 +147,12 @@ export class SettingsService {
 
   /** A new random key replaces the stored one; the old key stops working at once. */
   async regenerateApiKey(): Promise<string> {
-    if (this.options.apiKey.locked) {
-      throw new ApiError('invalid_request', 'The API key is set by --api-key or ORATOR_API_KEY for this run; change it there.');
+    const { fixedBy } = this.options.apiKey;
+    if (fixedBy !== undefined) {
+      throw new ApiError(
+        'setting_locked',
+        `Not replaced: the API key is set by ${fixedBy} for this run, so it cannot be changed here. Change it where Orator is started.`,
+      );
     }
     const { dataDir } = this.options;
     // One at a time: interleaved, one request's rm removes the file another is still setting up.

@@ -125,7 +125,10 @@ describe('settings API', () => {
     const { api, adminToken } = await start({ apiKey: 'fixed-key-for-this-run' });
     expect(((await (await api(SETTINGS_PATH)).json()) as SettingsView).api_key_locked).toBe(true);
     const response = await api(API_KEY_PATH, { method: 'POST', body: '{}' }, adminToken);
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({
+      error: { code: 'setting_locked', message: expect.stringMatching(/^Not replaced: the API key is set by .+ for this run/) },
+    });
   });
 
   it('applies saved settings at the next start on the same data dir', async () => {

@@ -28,7 +28,7 @@ export const settingsApi = routeGroup('settings', {
     summary: 'Replace the API key with a new random one (admin token); the old key stops working at once',
     auth: 'admin',
     responses: { 200: NewApiKey },
-    errors: [400, 403],
+    errors: [403, 409],
   },
 });
 
