@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../contract';
-import { DiskBudget, DiskFull } from './disk-budget';
+import { DiskBudget, DiskFull, RESERVE_BYTES, RESERVE_FILE } from './disk-budget';
 
 const MB = 1024 * 1024;
 const FLOOR = 100 * MB;
@@ -38,6 +38,16 @@ describe('the disk ledger', () => {
     });
     disk.release('a');
     await disk.reserve('b', 6 * MB, wording);
+  });
+
+  it('counts every reservation asked for at the same moment: of four that fit two, two are refused', async () => {
+    // statfs answers later, as a real disk does: each reservation must see those made while it waited
+    const disk = new (class extends DiskBudget {
+      override free = () => new Promise<number>((resolve) => setTimeout(() => resolve(FLOOR + 10 * MB), 5));
+    })(dataDir, FLOOR);
+    await writeFile(path.join(dataDir, RESERVE_FILE), Buffer.alloc(RESERVE_BYTES));
+    const asked = await Promise.allSettled(['a', 'b', 'c', 'd'].map((key) => disk.reserve(key, 4 * MB, wording)));
+    expect(asked.filter((answer) => answer.status === 'fulfilled')).toHaveLength(2);
   });
 
   it('lets work write what it reserved; past it, only into room nobody else reserved', async () => {

@@ -90,10 +90,12 @@ export class DiskBudget {
    */
   async reserve(key: string, bytes: number, wording: RefusalWording): Promise<void> {
     await this.restoreReserve();
-    const promised = this.promised();
-    const shortBy = (free: number) => this.minFreeBytes - (free - promised - bytes);
+    // what others reserved is read anew after each wait, so that the last check and the hold run in
+    // one turn: reservations asked for at the same moment each count the others
+    const shortBy = (free: number) => this.minFreeBytes - (free - this.promised() - bytes);
     let free = await this.free();
     if (shortBy(free) > 0 && (await this.reclaim(key, shortBy(free)))) free = await this.free();
+    const promised = this.promised();
     if (shortBy(free) > 0) {
       const others = promised > 0 ? ` and ${mb(promised)} MB are set aside for work already accepted` : '';
       throw new ApiError(
@@ -116,9 +118,12 @@ export class DiskBudget {
    * again when its last answer is old, or no longer leaves room for `bytes`.
    */
   async write(key: string, bytes: number): Promise<void> {
-    const own = this.unwritten.get(key) ?? 0;
-    const others = bytes > own ? this.promised() - own : 0;
-    const shortBy = (free: number) => this.minFreeBytes - (free - bytes - others);
+    // read anew after each wait, like reserve's: others may reserve or write meanwhile
+    const others = () => {
+      const own = this.unwritten.get(key) ?? 0;
+      return bytes > own ? this.promised() - own : 0;
+    };
+    const shortBy = (free: number) => this.minFreeBytes - (free - bytes - others());
     const now = performance.now();
     let known = this.measured;
     if (!known || now - known.at > FREE_SPACE_TTL_MS || shortBy(known.free) > 0) {
@@ -133,7 +138,8 @@ export class DiskBudget {
       );
     }
     known.free -= bytes;
-    if (this.unwritten.has(key)) this.unwritten.set(key, Math.max(0, own - bytes));
+    const own = this.unwritten.get(key);
+    if (own !== undefined) this.unwritten.set(key, Math.max(0, own - bytes));
   }
 
   /**
