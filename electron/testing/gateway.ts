@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { afterEach } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
+import type { Export } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { startGateway, type Gateway } from '../gateway/start';
 import { readEvents } from './events';
@@ -114,5 +115,17 @@ export function waitForTakes(gateway: Pick<TestGateway, 'api'>, sessionId: strin
     },
     timeoutMs,
     `the takes of session ${sessionId}`,
+  );
+}
+
+/** Polls an export (its `poll` URL) until it is no longer running; answers its view then. */
+export function waitForExport(gateway: Pick<TestGateway, 'api'>, poll: string, timeoutMs = 120_000): Promise<Export> {
+  return until(
+    async () => {
+      const view = (await (await gateway.api(poll)).json()) as Export;
+      return view.status === 'running' ? undefined : view;
+    },
+    timeoutMs,
+    `the export ${poll}`,
   );
 }
