@@ -123,7 +123,7 @@ test('switching takes keeps the sentence: the next voice starts at that sentence
   await snap('compare');
 });
 
-test('a pairwise round ends in a ranking, kept with the session', async ({ studio: page }) => {
+test('a pairwise round ends in a ranking, kept with the session', async ({ studio: page, gateway }) => {
   test.setTimeout(240_000);
   await page.getByRole('tab', { name: 'Compare' }).click();
   await chooseVoices(page, 'eSpeak NG (embedded)', 3);
@@ -131,14 +131,20 @@ test('a pairwise round ends in a ranking, kept with the session', async ({ studi
   await allReady(takesOf(page), 3);
   await page.getByRole('button', { name: 'Pairwise' }).click();
   const round = page.getByRole('region', { name: 'Pairwise round' });
-  for (let i = 0; i < 3 && (await round.getByRole('button', { name: 'A is better' }).count()) > 0; i++) {
+  const shownPair = async () => (await round.getByRole('button', { name: /^Play / }).allTextContents()).join(' / ');
+  let choices = 0;
+  for (; choices < 3 && (await round.getByRole('button', { name: 'A is better' }).count()) > 0; choices++) {
+    const pair = await shownPair();
     await round.getByRole('button', { name: 'A is better' }).click();
-    await page.waitForTimeout(300);
+    // the next pair (never the same one), or the ranking once the choices decide it
+    await expect.poll(shownPair).not.toBe(pair);
   }
   const ranking = round.getByRole('list', { name: 'Ranking' }).getByRole('listitem');
   await expect(ranking).toHaveCount(3);
   const order = await ranking.allTextContents();
   expect(new Set(order).size).toBe(3);
+  // every choice saved on the gateway before the reload
+  await expect.poll(async () => (await saved(gateway)).pairs.length).toBe(choices);
   await page.reload();
   await page.getByRole('tab', { name: 'Compare' }).click();
   await allReady(takesOf(page), 3);

@@ -51,7 +51,8 @@ function orator(args: string[], options: { env?: Record<string, string>; stdin?:
 
 const out = (name: string) => path.join(dir, name);
 
-describe('orator --help and usage errors', () => {
+// side by side: each runs a command that only reads its arguments, and mostly waits on Node's start
+describe.concurrent('orator --help and usage errors', () => {
   it.each(['say', 'voices', 'jobs', 'job'])('orator %s --help explains the command and exits 0', async (command) => {
     const run = await orator([command, '--help']);
     expect(run.code).toBe(0);

@@ -31,8 +31,6 @@ async function script(dir: string, body: string): Promise<string> {
   return file;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the temp root of system engines', () => {
   it('puts each request folder in the configured root, creating it, and removes the folder afterwards', async () => {
     const base = await scratchDir();
@@ -83,11 +81,19 @@ describe('the temp root of system engines', () => {
       }
       expect(engine, 'a system engine on this machine (CI installs espeak-ng, flite, festival)').toBeDefined();
       const created: string[] = [];
-      const watcher = watch(root, (_event, name) => name && created.push(name.toString()));
+      let seen!: () => void;
+      // the watcher's events come after the synthesis that caused them
+      const requestFolder = new Promise<void>((resolve) => (seen = resolve));
+      const watcher = watch(root, (_event, name) => {
+        if (!name) return;
+        created.push(name.toString());
+        if (name.toString().startsWith('orator-')) seen();
+      });
       try {
         const pcm = await engine!.synthesize({ text: 'Temporary files.', voice, rate: 1, pitch: 1, volume: 1 }, { lane: 'interactive' });
         expect(pcm.samples.length).toBeGreaterThan(1000);
-        await sleep(100);
+        const noFolder = new Promise<void>((resolve) => setTimeout(resolve, 5000).unref());
+        await Promise.race([requestFolder, noFolder]);
       } finally {
         watcher.close();
       }

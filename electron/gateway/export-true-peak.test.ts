@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Export } from '../contract';
 import { ffmpegLoudness } from '../testing/ffprobe';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
 
 /** About four minutes of speech, pitched up (more inter-sample peaks): its 32 kb/s MP3 passed the ceiling before the fix. */
 const TEXT = readFileSync('/usr/share/common-licenses/Apache-2.0', 'utf8').replace(/\s+/g, ' ').slice(0, 4350);
@@ -31,11 +31,7 @@ async function exportedFile(format: 'm4b' | 'mp3', bitrateKbps?: number): Promis
   const response = await gateway.post('/api/v1/tts/exports', { job_ids: [jobId], format, bitrate_kbps: bitrateKbps });
   expect(response.status, await response.clone().text()).toBe(202);
   const { poll } = (await response.json()) as { poll: string };
-  let view: Export;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    view = (await (await gateway.api(poll)).json()) as Export;
-  } while (view.status === 'running');
+  const view = await waitForExport(gateway, poll);
   expect(view.status, JSON.stringify(view.error)).toBe('done');
   const file = path.join(gateway.dataDir, `book-${bitrateKbps ?? 'default'}.${format}`);
   await writeFile(file, new Uint8Array(await (await gateway.api(view.file!.url)).arrayBuffer()));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLoudness } from '../audio/loudness';
 import { EXPORT_JOB_GAP_MS, EXPORT_LIMITS, type Export, type JobTimings } from '../contract';
 import { decodeIndependently } from '../testing/decoders';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
 
 let gateway: TestGateway;
 const HEAD_S = 0.75; // the default room tone
@@ -49,14 +49,8 @@ async function exported(body: Record<string, unknown>): Promise<{ view: Export; 
   expect(response.status, await response.clone().text()).toBe(202);
   const { poll } = (await response.json()) as { poll: string };
   expect(response.headers.get('location')).toBe(poll);
-  let view: Export;
   const started = Date.now();
-  for (;;) {
-    view = (await (await gateway.api(poll)).json()) as Export;
-    if (view.status !== 'running') break;
-    expect(Date.now() - started).toBeLessThan(120_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const view = await waitForExport(gateway, poll);
   expect(view.status, JSON.stringify(view.error)).toBe('done');
   console.log(
     `export ${String(body.format)}: ${view.file!.duration_s} s of audio in ${Date.now() - started} ms, loudness ${JSON.stringify(view.loudness)}`,

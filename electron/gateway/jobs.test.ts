@@ -6,6 +6,7 @@ import { expectSpeech } from '../testing/audio';
 import { prose } from '../testing/prose';
 import { readEvents } from '../testing/events';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { until } from '../testing/until';
 
 interface JobView {
   job_id: string;
@@ -114,7 +115,7 @@ describe('a long job', () => {
 describe('cancel and delete', () => {
   it('cancels a running job, then deletes it and its files', async () => {
     const id = await queue(prose(40_000));
-    while ((await getJob(id)).progress.done < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => ((await getJob(id)).progress.done >= 2 ? true : undefined), 120_000, 'two chunks done');
     const cancel = await gateway.api(`/api/v1/tts/jobs/${id}`, { method: 'DELETE' });
     expect(cancel.status).toBe(200);
     const cancelled = (await cancel.json()) as JobView;

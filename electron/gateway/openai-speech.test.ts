@@ -186,18 +186,26 @@ describe('streaming', () => {
     const adapter = gateway.registry.resolve({ voice: 'espeak-ng:en-us' }).adapter;
     const original = adapter.synthesize.bind(adapter);
     let calls = 0;
+    const running = new Set<Promise<unknown>>();
     adapter.synthesize = (request, context) => {
       calls++;
-      return original(request, context);
+      const call = original(request, context);
+      const settled: Promise<unknown> = call.catch(() => {}).finally(() => running.delete(settled));
+      running.add(settled);
+      return call;
     };
+    // the moment the gateway sees the client go
+    const left = new Promise<void>((resolve) => gateway.app.server.once('request', (_request, reply) => reply.once('close', resolve)));
     try {
       const abort = new AbortController();
       const response = await speak({ input: prose(4000), response_format: 'wav' }, abort.signal);
       await response.body!.getReader().read();
       abort.abort();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await left;
+      // the syntheses running then end, finished or stopped; none starts after them
+      while (running.size > 0) await Promise.all(running);
       const atAbort = calls;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise((resolve) => setTimeout(resolve, 200));
       expect(calls).toBe(atAbort);
       expect(calls).toBeLessThan(5); // the text has 9 chunks
       // the gateway is free for the next request at once

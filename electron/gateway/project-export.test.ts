@@ -22,7 +22,7 @@ import {
   type RenderResult,
 } from '../contract';
 import { ffmpegDecode, ffmpegLoudness, ffprobe } from '../testing/ffprobe';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
 
 const run = promisify(execFile);
 const PROJECTS = '/api/v1/tts/projects';
@@ -71,11 +71,7 @@ afterAll(() => gateway.stop());
 async function finished(accepted: Response): Promise<{ view: Export; file: string }> {
   const { poll } = await json<{ poll: string }>(accepted, 202);
   const started = Date.now();
-  let view: Export;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    view = await json<Export>(await gateway.api(poll));
-  } while (view.status === 'running');
+  const view = await waitForExport(gateway, poll, 900_000);
   expect(view.status, JSON.stringify(view.error)).toBe('done');
   console.log(`export ${view.format}: ${view.file!.duration_s} s of audio, ${view.chapters.length} chapters in ${Date.now() - started} ms`);
   const file = path.join(gateway.dataDir, `download-${view.export_id}.${view.format}`);

@@ -7,8 +7,8 @@
  */
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Export, Project, RenderResult } from '../contract';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import type { Project, RenderResult } from '../contract';
+import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
 import { NOVEL, novelMarkdown, pandocNovel } from '../testing/novel';
 
 const PROJECTS = '/api/v1/tts/projects';
@@ -149,11 +149,7 @@ describe("a book's structure", () => {
     const accepted = await send('POST', `${PROJECTS}/${id}/export`, { format: 'm4b' });
     expect(accepted.status).toBe(202);
     const { poll } = (await accepted.json()) as { poll: string };
-    let made: Export;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      made = (await (await gateway.api(poll)).json()) as Export;
-    } while (made.status === 'running');
+    const made = await waitForExport(gateway, poll);
     expect(made.status, JSON.stringify(made.error)).toBe('done');
     const bytes = new Uint8Array(await (await gateway.api(made.file!.url)).arrayBuffer());
     const { format, common } = await parseBuffer(bytes, { mimeType: 'audio/mp4' }, { includeChapters: true });

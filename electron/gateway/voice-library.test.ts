@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibraryVoice } from '../contract';
@@ -7,6 +8,8 @@ import { ARCHIVE_ID, HOSTILE_IDS, PIPER_ID, pointAtCatalog, startCatalogServer, 
 import { readEvents } from '../testing/events';
 import { useTestGateways, type TestGateway } from '../testing/gateway';
 import { spawnGateway } from '../testing/process';
+import { until } from '../testing/until';
+import { ADMIN_TOKEN_FILE } from '../storage/credentials';
 import { TINY_VITS, tinyVitsLength } from '../testing/tiny-vits';
 
 // The voice library end to end against a catalog server on loopback (testing/catalog-server.ts):
@@ -38,12 +41,15 @@ async function entry(gateway: Pick<TestGateway, 'api'>, id: string): Promise<Lib
   return (await (await gateway.api(`${LIBRARY}/${encodeURIComponent(id)}`)).json()) as LibraryVoice;
 }
 
-async function settled(gateway: Pick<TestGateway, 'api'>, id: string): Promise<LibraryVoice> {
-  for (const deadline = Date.now() + 240_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const voice = await entry(gateway, id);
-    if (voice.state !== 'queued' && voice.state !== 'installing') return voice;
-  }
-  throw new Error(`${id} still installing`);
+function settled(gateway: Pick<TestGateway, 'api'>, id: string): Promise<LibraryVoice> {
+  return until(
+    async () => {
+      const voice = await entry(gateway, id);
+      return voice.state === 'queued' || voice.state === 'installing' ? undefined : voice;
+    },
+    240_000,
+    `${id} to be installed`,
+  );
 }
 
 const modelsOf = async (gateway: TestGateway) => (await readdir(path.join(gateway.dataDir, 'models')).catch(() => [])).sort();
@@ -214,24 +220,20 @@ describe('the voice library', { timeout: 300_000 }, () => {
 
 describe('a gateway killed mid-install', { timeout: 300_000 }, () => {
   it('starts clean (staging cleared, nothing half-installed) and installs again', async () => {
-    const first = await gatewayOnCatalog();
-    const dataDir = first.dataDir;
-    await gateways.close(first);
+    // the gateway to kill is a process of its own, pointed at the catalog itself
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orator-test-'));
     const archive = `${ARCHIVE_ID}.tar.bz2`;
     server.misbehave = { trickle: { suffix: archive, everyMs: 200 } };
     const child = await spawnGateway(['--data-dir', dataDir]);
     try {
-      const adminToken = first.adminToken;
+      const adminToken = (await readFile(path.join(dataDir, ADMIN_TOKEN_FILE), 'utf8')).trim();
+      expect((await pointAtCatalog({ ...child, adminToken }, server.catalogUrl)).status).toBe(200);
       const install = await fetch(`${child.url}${LIBRARY}/${ARCHIVE_ID}/install`, {
         method: 'POST',
         headers: { authorization: `Bearer ${adminToken}` },
       });
       expect(install.status).toBe(202);
-      for (;;) {
-        const voice = await entry(child, ARCHIVE_ID);
-        if ((voice.bytes_done ?? 0) > 0) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(async () => ((await entry(child, ARCHIVE_ID)).bytes_done ? true : undefined), 60_000, 'the first bytes');
       expect((await readdir(path.join(dataDir, 'models'))).sort()).toEqual(['.staging']);
     } finally {
       child.child.kill('SIGKILL');

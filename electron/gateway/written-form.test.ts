@@ -12,7 +12,7 @@ import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineTimingsOf, type Export, type JobTimings, type LexiconEntryInput, type Project } from '../contract';
 import { expectSpeech } from '../testing/audio';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
 
 const ENTRIES: LexiconEntryInput[] = [
   { grapheme: 'Iseult', alias: 'Ee zolda', language: 'en' },
@@ -54,11 +54,7 @@ async function exported(body: Record<string, unknown>): Promise<{ view: Export; 
   const response = await gateway.post('/api/v1/tts/exports', body);
   expect(response.status, await response.clone().text()).toBe(202);
   const { poll } = (await response.json()) as { poll: string };
-  let view: Export;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    view = (await (await gateway.api(poll)).json()) as Export;
-  } while (view.status === 'running');
+  const view = await waitForExport(gateway, poll);
   expect(view.status, JSON.stringify(view.error)).toBe('done');
   const file = await gateway.api(view.file!.url);
   expect(file.status).toBe(200);

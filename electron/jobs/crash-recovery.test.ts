@@ -7,6 +7,7 @@ import { expectSpeech } from '../testing/audio';
 import { decodeIndependently } from '../testing/decoders';
 import { prose } from '../testing/prose';
 import { waitForJob } from '../testing/gateway';
+import { until } from '../testing/until';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 
 let dataDir: string;
@@ -62,11 +63,7 @@ describe('crash recovery', () => {
       ids.push(((await response.json()) as { job_id: string }).job_id);
     }
     // kill mid-way: some chunks done, most not
-    for (;;) {
-      const done = chunkStates().filter((c) => c.done).length;
-      if (done >= 20) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(async () => (chunkStates().filter((c) => c.done).length >= 20 ? true : undefined), 120_000, 'twenty chunks done');
     first.child.kill('SIGKILL');
     await exited(first.child);
 

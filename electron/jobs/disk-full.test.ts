@@ -12,6 +12,7 @@ import { estimateAudioBytes } from './admission';
 import { RESERVE_FILE } from './disk-budget';
 import { expectSpeech } from '../testing/audio';
 import { waitForJob } from '../testing/gateway';
+import { until } from '../testing/until';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 import { prose } from '../testing/prose';
 import { smallDisk, type SmallDisk } from '../testing/small-disk';
@@ -130,7 +131,7 @@ describe('a full disk', () => {
     const { job_id } = (await response.json()) as { job_id: string };
     // the reserve is made again once there is room (here, when the job was accepted)
     expect(existsSync(outside(RESERVE_FILE))).toBe(true);
-    while (((await waitForProgress(job_id)) ?? 0) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => (((await waitForProgress(job_id)) ?? 0) >= 2 ? true : undefined), 120_000, 'two chunks done');
     gateway!.child.kill('SIGKILL');
     await exited(gateway!.child);
     await fill(0);

@@ -17,11 +17,11 @@ import { runDesktop } from './desktop';
 import { createElectronDouble, PreventableEvent } from './testing/electron-double';
 import { useDesktopLaunch } from './testing/launch';
 
-const { launch, STUDIO, DIST, onCleanup } = useDesktopLaunch();
+const { launch, launchShared, STUDIO, DIST, onCleanup } = useDesktopLaunch();
 
 describe('studio window', () => {
   it("is created with Electron's security flags and loads the built studio from app://", async () => {
-    const { window, calls, userData, desktop } = await launch();
+    const { window, calls, userData, desktop } = await launchShared();
     const prefs = window.options.webPreferences!;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(prefs.allowRunningInsecureContent).toBe(false);
@@ -37,7 +37,7 @@ describe('studio window', () => {
   });
 
   it('serves the studio with a strict CSP whose connect-src is the gateway alone', async () => {
-    const { protocolHandlers, desktop } = await launch();
+    const { protocolHandlers, desktop } = await launchShared();
     const handler = protocolHandlers.get('app')!;
     const page = await handler(new Request(STUDIO));
     expect(page.status).toBe(200);
@@ -55,7 +55,7 @@ describe('studio window', () => {
   });
 
   it('blocks navigation away from the studio, new windows, webviews and every permission', async () => {
-    const { window, permissions } = await launch();
+    const { window, permissions } = await launchShared();
     const navigate = (url: string) => {
       const event = new PreventableEvent(url);
       window.webContents.emit('will-navigate', event, url);
@@ -158,14 +158,14 @@ describe('streaming job audio', () => {
 
 describe('tray', () => {
   it("shows the gateway's instance id, the fingerprint whoami answers, in its tooltip", async () => {
-    const { tray, desktop } = await launch();
+    const { tray, desktop } = await launchShared();
     const whoami = (await (await fetch(`${desktop.gateway.url}/api/v1/tts/whoami`)).json()) as { instance: string };
     expect(whoami.instance).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(tray.toolTip).toBe(`Orator: text-to-speech gateway · instance ${whoami.instance}`);
   });
 
   it('copies the API URL and key, toggles the studio, and pauses and resumes the queue', async () => {
-    const { tray, calls, desktop, window } = await launch();
+    const { tray, calls, desktop, window } = await launchShared();
     tray.click('copy-url');
     tray.click('copy-key');
     expect(calls.clipboard).toEqual([desktop.gateway.url, desktop.gateway.apiKey]);
@@ -184,7 +184,7 @@ describe('tray', () => {
   });
 
   it('holds queued work while paused', async () => {
-    const { tray, api } = await launch();
+    const { tray, api } = await launchShared();
     tray.click('pause-queue');
     const accepted = await api('/api/v1/tts/synthesize', {
       method: 'POST',

@@ -133,12 +133,16 @@ describe('voice library (IPC, native confirmation)', { timeout: 300_000 }, () =>
 
     calls.answers.push('Install'); // the licence is unknown: agreeing here accepts it
     expect(((await invoke(IPC.installVoice, { url: STUDIO }, PIPER_ID)) as LibraryVoice).state).toMatch(/queued|installing/);
+    // each change of an install is an event of the library
+    const library = desktop.gateway.voiceLibrary;
     const installed = await new Promise<LibraryVoice>((resolve) => {
       const check = () => {
-        const voice = desktop.gateway.voiceLibrary.get(PIPER_ID);
-        if (voice.state === 'queued' || voice.state === 'installing') setTimeout(check, 100);
-        else resolve(voice);
+        const voice = library.get(PIPER_ID);
+        if (voice.state === 'queued' || voice.state === 'installing') return;
+        library.off('voice', check);
+        resolve(voice);
       };
+      library.on('voice', check);
       check();
     });
     expect(installed).toMatchObject({ state: 'installed', voice_id: expect.any(String) });

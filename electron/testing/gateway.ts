@@ -3,8 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { afterEach } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
+import type { Export } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { startGateway, type Gateway } from '../gateway/start';
+import { readEvents } from './events';
+import { until } from './until';
 
 /** The built worker: `npm test` builds it first (`npm run build`). */
 export const WORKER_FILE = path.resolve('dist/synth-worker.mjs');
@@ -66,29 +69,63 @@ export function useTestGateways() {
   };
 }
 
-/** Polls a job until it is no longer running; works for in-process and child-process gateways. */
-export async function waitForJob(gateway: Pick<TestGateway, 'api'>, jobId: string, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`)).json()) as {
-      status: string;
-      progress: { done: number; total: number };
-    };
-    if (job.status !== 'running') return job;
-    if (Date.now() > deadline) throw new Error(`Job ${jobId} still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+interface JobState {
+  status: string;
+  progress: { done: number; total: number };
+}
+
+/**
+ * Waits for a job to stop running on its event stream, which ends then (in-process and
+ * child-process gateways alike); polls instead when the key has no stream slot free (429).
+ */
+export async function waitForJob(gateway: Pick<TestGateway, 'api'>, jobId: string, timeoutMs = 120_000): Promise<JobState> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const stillRunning = () => new Error(`Job ${jobId} still running after ${timeoutMs} ms`);
+  try {
+    const stream = await gateway.api(`/api/v1/tts/jobs/${jobId}/events`, { signal });
+    if (stream.ok) {
+      let last: JobState | undefined;
+      for await (const { data } of readEvents(stream)) last = data as JobState;
+      if (last && last.status !== 'running') return last;
+    } else {
+      await stream.body?.cancel();
+    }
+    // no stream, or one that ended early (the gateway closed): the job as the API shows it
+    return await until(
+      async () => {
+        const job = (await (await gateway.api(`/api/v1/tts/jobs/${jobId}`, { signal })).json()) as JobState;
+        return job.status === 'running' ? undefined : job;
+      },
+      timeoutMs,
+      `job ${jobId} to finish`,
+    );
+  } catch (error) {
+    throw signal.aborted ? stillRunning() : error;
   }
 }
 
 /** Polls a compare session until none of its takes is running; answers the session as it is then. */
-export async function waitForTakes(gateway: Pick<TestGateway, 'api'>, sessionId: string, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const session = (await (await gateway.api(`/api/v1/tts/compare/sessions/${sessionId}`)).json()) as {
-      takes: { status: string; take_id: string }[];
-    };
-    if (!session.takes.some((take) => take.status === 'running')) return session;
-    if (Date.now() > deadline) throw new Error(`Session ${sessionId} still has takes running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function waitForTakes(gateway: Pick<TestGateway, 'api'>, sessionId: string, timeoutMs = 120_000) {
+  return until(
+    async () => {
+      const session = (await (await gateway.api(`/api/v1/tts/compare/sessions/${sessionId}`)).json()) as {
+        takes: { status: string; take_id: string }[];
+      };
+      return session.takes.some((take) => take.status === 'running') ? undefined : session;
+    },
+    timeoutMs,
+    `the takes of session ${sessionId}`,
+  );
+}
+
+/** Polls an export (its `poll` URL) until it is no longer running; answers its view then. */
+export function waitForExport(gateway: Pick<TestGateway, 'api'>, poll: string, timeoutMs = 120_000): Promise<Export> {
+  return until(
+    async () => {
+      const view = (await (await gateway.api(poll)).json()) as Export;
+      return view.status === 'running' ? undefined : view;
+    },
+    timeoutMs,
+    `the export ${poll}`,
+  );
 }

@@ -4,9 +4,10 @@
  * the thread that unpacks voice archives, the desktop app's main process (ESM) and preload
  * (CommonJS: Electron loads sandboxed preloads only so), and the `orator` command (package.json's bin).
  */
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { chmod, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const common: BuildOptions = {
   bundle: true,
@@ -16,6 +17,17 @@ const common: BuildOptions = {
   logLevel: 'warning',
   // the files written, to remove the chunks of earlier builds afterwards
   metafile: true,
+};
+
+/**
+ * TypeBox inside the `orator` command: loaded from node_modules it is some 300 small files, and
+ * opening them was most of a command's start (0.6 s of CPU for `orator --help`, 0.2 s bundled).
+ */
+const bundleTypebox: Plugin = {
+  name: 'bundle-typebox',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^typebox(\/|$)/ }, (args) => ({ path: fileURLToPath(import.meta.resolve(args.path)) }));
+  },
 };
 
 const results = await Promise.all([
@@ -48,6 +60,7 @@ const results = await Promise.all([
     splitting: true,
     chunkNames: 'cli-chunks/[name]-[hash]',
     packages: 'external',
+    plugins: [bundleTypebox],
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({
