@@ -9,7 +9,8 @@ import { decodeWav } from '../audio/wav';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files';
 import { engineEnvironment } from './child-env';
 import type { Pcm } from '../audio/pcm';
-import { BACKGROUND_NICE, ENGINE_TIMEOUT_MS } from './engine';
+import { ENGINE_TIMEOUT_MS } from './engine';
+import { backgroundNice } from './thread-priority';
 
 /** Listing voices is quick; a program that takes longer is treated as broken. */
 export const PROBE_TIMEOUT_MS = 20_000;
@@ -97,7 +98,7 @@ export function runToolRaw(executable: string, args: string[], options: ToolOpti
 
 function lowerPriority(pid: number): void {
   try {
-    os.setPriority(pid, BACKGROUND_NICE);
+    os.setPriority(pid, backgroundNice());
   } catch {
     // not allowed here, or already gone: it runs at normal priority
   }

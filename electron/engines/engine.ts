@@ -5,7 +5,7 @@ import type { Lane } from './lanes';
 /** A hung engine (a process, or an embedded engine's thread) is stopped after this long: engine_timeout. */
 export const ENGINE_TIMEOUT_MS = 120_000;
 
-/** Niceness of batch work (0 normal, 19 lowest): engine processes and worker threads of job chunks. */
+/** How many steps of niceness batch work runs below the gateway (engine processes and worker threads of job chunks; thread-priority.ts). */
 export const BACKGROUND_NICE = 10;
 
 /** One request to an engine; `voice` is the engine-local name (the part after "<engine>:"). */
