@@ -134,28 +134,51 @@ export class LoudnessMeter {
 
   /** The figures of everything pushed; the meter is spent afterwards. */
   finish(): LoudnessReport {
-    const blocks: number[] = [];
-    for (let i = 0; i + 4 <= this.stepSums.length; i++) {
+    const blocks = this.blockPowers();
+    const { integratedLufs, gatedBlocks } = gatedLoudness([blocks]);
+    return {
+      integratedLufs,
+      truePeakDbtp: toDb(this.truePeak.finish()),
+      samplePeakDbfs: toDb(this.samplePeak),
+      gatedBlocks,
+      blocks: blocks.length,
+      durationS: this.samples / this.sampleRate,
+    };
+  }
+
+  /** The mean square of each complete 400 ms block so far, for gatedLoudness (a book joined from parts). */
+  blockPowers(): Float64Array {
+    const blocks = new Float64Array(Math.max(0, this.stepSums.length - 3));
+    for (let i = 0; i < blocks.length; i++) {
       let sum = 0;
       let length = 0;
       for (let j = i; j < i + 4; j++) {
         sum += this.stepSums[j]!;
         length += this.stepLengths[j]!;
       }
-      blocks.push(sum / length);
+      blocks[i] = sum / length;
     }
-    const aboveAbsolute = blocks.filter((z) => loudnessOf(z) > ABSOLUTE_GATE_LUFS);
-    const relativeGate = loudnessOf(mean(aboveAbsolute)) + RELATIVE_GATE_LU;
-    const gated = aboveAbsolute.filter((z) => loudnessOf(z) > relativeGate);
-    return {
-      integratedLufs: gated.length > 0 ? loudnessOf(mean(gated)) : -Infinity,
-      truePeakDbtp: toDb(this.truePeak.finish()),
-      samplePeakDbfs: toDb(this.samplePeak),
-      gatedBlocks: gated.length,
-      blocks: blocks.length,
-      durationS: this.samples / this.sampleRate,
-    };
+    return blocks;
   }
+}
+
+/**
+ * Integrated loudness of the blocks of one signal or of several joined (BS.1770's gates apply to
+ * the blocks of the whole), each block's power scaled by `gainDb`. Joined parts lose only the
+ * blocks that would straddle their joins: silence, in an export, which the gates drop anyway.
+ */
+export function gatedLoudness(parts: readonly ArrayLike<number>[], gainDb = 0): { integratedLufs: number; gatedBlocks: number } {
+  const scale = 10 ** (gainDb / 10);
+  const above: number[] = [];
+  for (const blocks of parts) {
+    for (let i = 0; i < blocks.length; i++) {
+      const z = blocks[i]! * scale;
+      if (loudnessOf(z) > ABSOLUTE_GATE_LUFS) above.push(z);
+    }
+  }
+  const relativeGate = loudnessOf(mean(above)) + RELATIVE_GATE_LU;
+  const gated = above.filter((z) => loudnessOf(z) > relativeGate);
+  return { integratedLufs: gated.length > 0 ? loudnessOf(mean(gated)) : -Infinity, gatedBlocks: gated.length };
 }
 
 function mean(values: number[]): number {

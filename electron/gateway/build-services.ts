@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { vetModelsDir } from '../engines/model-dirs';
 import { ExportStore } from '../jobs/export/export-store';
+import { SegmentPool } from '../jobs/export/segment-pool';
+import { SegmentStore } from '../jobs/export/segment-store';
 import { ProjectStore } from '../projects/store';
 import { CompareService } from '../services/compare-sessions';
 import { ExportService } from '../services/exports';
@@ -53,8 +55,18 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
   const projectStore = new ProjectStore(core.db);
   // a chapter's title names its file in a ZIP export, without the book's title before it
-  const exports = await ExportService.open(new ExportStore(config.dataDir), jobs, store, runner.files, disk, (id) =>
-    projectStore.chapterTitleOfJob(id),
+  // an M4B's segments are encoded on threads of their own, from the bundle beside the engines' one
+  const segments = new SegmentPool(path.join(path.dirname(core.pool.workerFile), 'export-worker.mjs'));
+  disposers.add('the export threads', () => segments.close());
+  const work = { pool: segments, store: await SegmentStore.open(config.dataDir) };
+  const exports = await ExportService.open(
+    new ExportStore(config.dataDir),
+    jobs,
+    store,
+    runner.files,
+    disk,
+    (id) => projectStore.chapterTitleOfJob(id),
+    work,
   );
   disposers.add('the exports being made', () => exports.close());
   // OpenAI's voice names speak on every route, mapped by the openai_voices setting as it is now

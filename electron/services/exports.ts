@@ -19,6 +19,7 @@ import { DiskFull, type DiskBudget } from '../jobs/disk-budget';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
 import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
+import type { SegmentWork } from '../jobs/export/segments';
 import { bookBytes, doneFields, type PlannedBook } from './export-book';
 import type { JobFiles } from '../jobs/files';
 import type { JobStore } from '../jobs/store';
@@ -46,7 +47,7 @@ export class ExportService {
   private readonly records = new Map<string, ExportRecord>();
   private readonly progress = new Map<string, number>();
   private readonly running = new Map<string, AbortController>();
-  /** Exports are made one after another: each is a few passes over its audio on one core. */
+  /** Exports are made one after another: each takes every core (an M4B) or one (MP3, ZIP). */
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(
@@ -56,6 +57,7 @@ export class ExportService {
     private readonly files: JobFiles,
     private readonly disk: DiskBudget,
     private readonly chapterTitle: ChapterTitleOfJob,
+    private readonly work: SegmentWork | undefined,
   ) {}
 
   static async open(
@@ -65,8 +67,10 @@ export class ExportService {
     files: JobFiles,
     disk: DiskBudget,
     chapterTitle: ChapterTitleOfJob,
+    /** The export threads and the kept segments of books (jobs/export/segments.ts). */
+    work?: SegmentWork,
   ): Promise<ExportService> {
-    const service = new ExportService(store, jobs, jobStore, files, disk, chapterTitle);
+    const service = new ExportService(store, jobs, jobStore, files, disk, chapterTitle, work);
     for (const record of await store.load()) service.records.set(record.export_id, record);
     return service;
   }
@@ -146,9 +150,8 @@ export class ExportService {
     try {
       releaseEncoder = await hold.encoder(signal);
       const progress = (fraction: number) => this.progress.set(id, fraction);
-      const loudness = await renderExport(book.parts, book.spec, book.plan, files, progress, signal, (bytes) =>
-        this.disk.write(key, bytes),
-      );
+      const room = (bytes: number) => this.disk.write(key, bytes);
+      const loudness = await renderExport(book.parts, book.spec, book.plan, files, progress, signal, room, this.work);
       const name = `${safeName(book.spec.title)}.${EXPORT_MEDIA[book.spec.format].extension}`;
       Object.assign(record, doneFields(book, name, (await stat(files.audio)).size, loudness));
     } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Builds the Node side with esbuild: the headless gateway, a worker host, the synthesis worker
  * threads, the thread that reads manuscript files, the spawn host that starts engine programs,
- * the thread that unpacks voice archives, the desktop app's main process (ESM) and preload
+ * the thread that unpacks voice archives, the export threads that encode books, the desktop app's main process (ESM) and preload
  * (CommonJS: Electron loads sandboxed preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -40,6 +40,7 @@ const results = await Promise.all([
       'document-worker': 'electron/projects/document-worker.ts',
       'spawn-host': 'electron/engines/spawn-host/host.ts',
       'unpack-worker': 'electron/voices/unpack-worker.ts',
+      'export-worker': 'electron/jobs/export/segment-worker.ts',
       main: 'electron/main.ts',
     },
     outdir: 'dist',

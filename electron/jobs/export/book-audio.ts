@@ -24,26 +24,39 @@ export interface BookLayout {
   starts: number[];
   /** Each part's length at the book's rate. */
   lengths: number[];
+  /**
+   * Where the book is cut into segments, one per part (n + 1 points, from 0 to the end): in the
+   * middle of the silence between two parts, each segment a whole number of `frameSamples` but
+   * the last, so that each can be encoded on its own and the frames joined (segments.ts).
+   */
+  cuts: number[];
   totalSamples: number;
-  headSamples: number;
-  tailSamples: number;
-  gapSamples: number;
 }
 
-export function layOut(parts: readonly BookPart[], headMs: number, tailMs: number): BookLayout {
+/**
+ * Room tone, the parts with EXPORT_JOB_GAP_MS between them, room tone. With `frameSamples` above
+ * 1 (an AAC frame), each gap grows by less than a frame so that every cut falls on a frame.
+ */
+export function layOut(parts: readonly BookPart[], headMs: number, tailMs: number, frameSamples = 1): BookLayout {
   const sampleRate = Math.max(...parts.map((p) => p.source.sampleRate));
   const toSamples = (ms: number) => Math.round((ms / 1000) * sampleRate);
-  const headSamples = toSamples(headMs);
-  const gapSamples = toSamples(EXPORT_JOB_GAP_MS);
+  const gap = toSamples(EXPORT_JOB_GAP_MS);
+  const lead = Math.floor(gap / 2);
   const lengths = parts.map((p) => Math.round((p.samples * sampleRate) / p.source.sampleRate));
   const starts: number[] = [];
-  let at = headSamples;
+  const cuts = [0];
+  let at = toSamples(headMs);
   lengths.forEach((length, i) => {
     starts.push(at);
-    at += length + (i < lengths.length - 1 ? gapSamples : 0);
+    if (i === lengths.length - 1) return;
+    const end = at + length + gap - lead;
+    const cut = Math.ceil(end / frameSamples) * frameSamples;
+    cuts.push(cut);
+    at = cut + lead;
   });
-  const tailSamples = toSamples(tailMs);
-  return { sampleRate, starts, lengths, totalSamples: at + tailSamples, headSamples, tailSamples, gapSamples };
+  const totalSamples = starts.at(-1)! + lengths.at(-1)! + toSamples(tailMs);
+  cuts.push(totalSamples);
+  return { sampleRate, starts, lengths, cuts, totalSamples };
 }
 
 const SILENCE_BLOCK = 1 << 16;
@@ -54,8 +67,8 @@ function* silence(samples: number): Generator<Int16Array> {
 }
 
 /** One part's samples at the book's rate, exactly `length` of them (a resampler may round by one). */
-async function* partSamples(part: BookPart, sampleRate: number, length: number): AsyncGenerator<Int16Array> {
-  const resampler = part.source.sampleRate === sampleRate ? undefined : await Resampler.create(part.source.sampleRate, sampleRate);
+async function* partSamples(source: SampleSource, sampleRate: number, length: number): AsyncGenerator<Int16Array> {
+  const resampler = source.sampleRate === sampleRate ? undefined : await Resampler.create(source.sampleRate, sampleRate);
   let sent = 0;
   const take = function* (piece: Int16Array) {
     const fit = piece.subarray(0, Math.max(0, length - sent));
@@ -63,7 +76,7 @@ async function* partSamples(part: BookPart, sampleRate: number, length: number):
     if (fit.length > 0) yield fit;
   };
   try {
-    for await (const piece of readSamples(part.source)) yield* take(resampler ? resampler.push(piece) : piece);
+    for await (const piece of readSamples(source)) yield* take(resampler ? resampler.push(piece) : piece);
     if (resampler) yield* take(resampler.finish());
   } finally {
     resampler?.close();
@@ -71,15 +84,33 @@ async function* partSamples(part: BookPart, sampleRate: number, length: number):
   if (sent < length) yield* silence(length - sent);
 }
 
+/** What a segment of the book is made of: silence, a part's samples at the book's rate, silence. */
+export interface Segment {
+  source: SampleSource;
+  sampleRate: number;
+  lead: number;
+  length: number;
+  trail: number;
+}
+
+/** Segment `i` of the book: from its cut, the silence before its part, the part, the silence to the next cut. */
+export function segmentOf(parts: readonly BookPart[], layout: BookLayout, i: number): Segment {
+  const start = layout.starts[i]!;
+  const length = layout.lengths[i]!;
+  const lead = start - layout.cuts[i]!;
+  return { source: parts[i]!.source, sampleRate: layout.sampleRate, lead, length, trail: layout.cuts[i + 1]! - start - length };
+}
+
+export async function* segmentSamples(segment: Segment, signal?: AbortSignal): AsyncGenerator<Int16Array> {
+  yield* silence(segment.lead);
+  for await (const piece of partSamples(segment.source, segment.sampleRate, segment.length)) {
+    signal?.throwIfAborted();
+    yield piece;
+  }
+  yield* silence(segment.trail);
+}
+
 /** The whole book, in order; reads each job's file as it goes. */
 export async function* bookSamples(parts: readonly BookPart[], layout: BookLayout, signal?: AbortSignal): AsyncGenerator<Int16Array> {
-  yield* silence(layout.headSamples);
-  for (const [i, part] of parts.entries()) {
-    for await (const piece of partSamples(part, layout.sampleRate, layout.lengths[i]!)) {
-      signal?.throwIfAborted();
-      yield piece;
-    }
-    if (i < parts.length - 1) yield* silence(layout.gapSamples);
-  }
-  yield* silence(layout.tailSamples);
+  for (let i = 0; i < parts.length; i++) yield* segmentSamples(segmentOf(parts, layout, i), signal);
 }

@@ -35,7 +35,11 @@ export async function planGain(book: Samples, sampleRate: number, goal: Loudness
     meter.push(piece);
     onSamples(piece.length);
   }
-  const measured = meter.finish();
+  return gainFor(meter.finish(), goal);
+}
+
+/** The gain that brings a measured book to the goal's loudness, and whether the limiter must act. */
+export function gainFor(measured: LoudnessReport, goal: LoudnessGoal): GainPlan {
   // silence stays silence: no gain can bring it to a loudness
   const gainDb = Number.isFinite(measured.integratedLufs) ? goal.targetLufs - measured.integratedLufs : 0;
   const limited = measured.truePeakDbtp + gainDb > goal.ceilingDbtp;
@@ -43,35 +47,43 @@ export async function planGain(book: Samples, sampleRate: number, goal: Loudness
 }
 
 /**
- * When the limiter acts: measures the limited book and corrects the gain by what it lost, again
- * until close enough. `onPass(k)` starts pass k (from 0), for progress.
+ * When the limiter acts: measures the limited book (`loudnessAt`, pass k from 0) and corrects the
+ * gain by what it lost, again until close enough. `step` rounds each gain tried (segments.ts
+ * quantises them so that measurements and encodes made at a gain can be found again).
  */
 export async function correctForLimiting(
-  book: Samples,
-  sampleRate: number,
   goal: LoudnessGoal,
   plan: GainPlan,
-  onSamples: (pass: number, n: number) => void,
+  loudnessAt: (gainDb: number, pass: number) => Promise<number>,
+  step: (gainDb: number) => number = (gainDb) => gainDb,
 ): Promise<GainPlan> {
-  let gainDb = plan.gainDb;
+  let gainDb = step(plan.gainDb);
   let before: { gainDb: number; lufs: number } | undefined;
   for (let pass = 0; pass < CORRECTIONS; pass++) {
+    const lufs = await loudnessAt(gainDb, pass);
+    const miss = goal.targetLufs - lufs;
+    if (!Number.isFinite(miss) || Math.abs(miss) < CLOSE_ENOUGH_LU) break;
+    // a dB of gain adds less than a LU when the limiter holds the peaks: the step is scaled by
+    // what the last one gave (a secant), or a limiter working hard is never caught up with
+    const slope = before && Math.abs(gainDb - before.gainDb) > 0.01 ? (lufs - before.lufs) / (gainDb - before.gainDb) : 1;
+    before = { gainDb, lufs };
+    const next = step(gainDb + miss / Math.min(1, Math.max(0.1, slope)));
+    if (next === gainDb) break;
+    gainDb = next;
+  }
+  return { ...plan, gainDb };
+}
+
+/** The loudness of the whole book after gain and limiting, in one pass over it. */
+export function limitedLoudness(book: Samples, sampleRate: number, goal: LoudnessGoal, onSamples: (pass: number, n: number) => void) {
+  return async (gainDb: number, pass: number): Promise<number> => {
     const meter = new LoudnessMeter(sampleRate, { truePeak: false });
     for await (const piece of conditioned(book(), sampleRate, goal, gainDb)) {
       meter.push(piece);
       onSamples(pass, piece.length);
     }
-    const lufs = meter.finish().integratedLufs;
-    const miss = goal.targetLufs - lufs;
-    if (!Number.isFinite(miss)) break;
-    // a dB of gain adds less than a LU when the limiter holds the peaks: the step is scaled by
-    // what the last one gave (a secant), or a limiter working hard is never caught up with
-    const step = before && Math.abs(gainDb - before.gainDb) > 0.01 ? (lufs - before.lufs) / (gainDb - before.gainDb) : 1;
-    before = { gainDb, lufs };
-    gainDb += miss / Math.min(1, Math.max(0.1, step));
-    if (Math.abs(miss) < CLOSE_ENOUGH_LU) break;
-  }
-  return { ...plan, gainDb };
+    return meter.finish().integratedLufs;
+  };
 }
 
 /** The book after gain and limiting, as 16-bit samples, as long as it was. */
@@ -85,4 +97,30 @@ function toInt16(floats: Float32Array): Int16Array {
   const out = new Int16Array(floats.length);
   for (let i = 0; i < floats.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(floats[i]! * 32768)));
   return out;
+}
+
+/** Book gains are tried and kept in steps of 0.1 dB, so that what was made at one can be found again. */
+export const quantiseGain = (gainDb: number) => Math.round(gainDb * 10) / 10;
+
+/**
+ * The gain of a book made of kept segments (segments.ts). A book's gain moves with any change of
+ * its audio, and every segment encoded at another gain is encoded again: so the gain of the last
+ * export (`previous`) is kept while it brings the book within CLOSE_ENOUGH_LU of the target (a
+ * fixed name, a sentence re-read), and only a change that moves the book's loudness further costs
+ * the whole book. Otherwise the gain is the measured one, rounded to 0.1 dB, corrected for
+ * limiting as in one pass.
+ */
+export async function keptGain(
+  goal: LoudnessGoal,
+  plan: GainPlan,
+  previous: number | undefined,
+  loudnessAt: (gainDb: number, pass: number) => Promise<number>,
+): Promise<number> {
+  if (previous !== undefined) {
+    const limitedThen = plan.measured.truePeakDbtp + previous > goal.ceilingDbtp;
+    const lufs = limitedThen ? await loudnessAt(previous, 0) : plan.measured.integratedLufs + previous;
+    if (Math.abs(goal.targetLufs - lufs) < CLOSE_ENOUGH_LU) return previous;
+  }
+  if (!plan.limited) return quantiseGain(plan.gainDb);
+  return (await correctForLimiting(goal, plan, loudnessAt, quantiseGain)).gainDb;
 }

@@ -2,7 +2,9 @@
  * One export from plan to file: the book's layout and chapters (planned when the export is asked
  * for, so that bad requests are refused at once), then the passes over its audio: measure,
  * measure again after limiting when the limiter acts, and condition + encode while measuring the
- * result. Nothing holds more than a block of samples but the M4B's AAC (formats: sinks.ts).
+ * result. An M4B is made of segments encoded on all cores and kept for the next export
+ * (segments.ts); MP3 and ZIP in one pass (MP3 frames share a bit reservoir: docs/audiobook.md).
+ * Nothing holds more than a block of samples but the M4B's frame sizes (formats: sinks.ts).
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { LoudnessMeter } from '../../audio/loudness';
@@ -11,8 +13,11 @@ import { cuesOf, formatSubtitles, type Cue } from '../subtitles';
 import { bookSamples, layOut, type BookLayout, type BookPart } from './book-audio';
 import { planChapters, type ChapterRule } from './chapters';
 import { encodingHeadroomDb } from './headroom';
-import { conditioned, correctForLimiting, planGain, type LoudnessGoal } from './normalise';
-import { m4bSink, mp3Sink, zipSink, type SinkChapter } from './sinks';
+import { conditioned, correctForLimiting, limitedLoudness, planGain, type LoudnessGoal } from './normalise';
+import { segmentedM4b, type SegmentedLoudness, type SegmentWork } from './segments';
+import { m4bSink, mp3Sink, zipSink, type SinkChapter, type SinkOptions } from './sinks';
+
+const AAC_FRAME_SAMPLES = 1024;
 
 export interface ExportSpec {
   format: ExportFormat;
@@ -47,8 +52,9 @@ export interface RenderedLoudness {
 }
 
 /** Where everything goes in the book: parts, chapters (the first from 0, room tone included), cues. */
-export function planBook(parts: readonly BookPart[], spec: Pick<ExportSpec, 'headMs' | 'tailMs' | 'chapters'>): BookPlan {
-  const layout = layOut(parts, spec.headMs, spec.tailMs);
+export function planBook(parts: readonly BookPart[], spec: Pick<ExportSpec, 'format' | 'headMs' | 'tailMs' | 'chapters'>): BookPlan {
+  // an M4B's parts are encoded apart and joined: its cuts fall on AAC frames (segments.ts)
+  const layout = layOut(parts, spec.headMs, spec.tailMs, spec.format === 'm4b' ? AAC_FRAME_SAMPLES : 1);
   const rate = layout.sampleRate;
   const sources = parts.map((p) => ({ jobId: p.jobId, title: p.title, titleGiven: p.titleGiven, sentences: p.timings.sentences }));
   const starts = planChapters(sources, spec.chapters)
@@ -69,26 +75,20 @@ export async function renderExport(
   signal: AbortSignal,
   /** Asks the disk ledger before each write of the book and its subtitles. */
   room: (bytes: number) => Promise<void>,
+  /** The export threads and the kept segments: an M4B is then made of segments (segments.ts). */
+  work?: SegmentWork,
 ): Promise<RenderedLoudness> {
   const { layout } = plan;
-  const book = () => bookSamples(parts, layout, signal);
   const total = layout.totalSamples;
-  const progressOver = (from: number, to: number) => {
+  const phase = (from: number, to: number) => {
     let done = 0;
     return (n: number) => onProgress(from + ((to - from) * Math.min(total, (done += n))) / total);
   };
-
   // the samples are held under the ceiling by what the codec adds to peaks: the file stays under it
   const headroom = encodingHeadroomDb(spec.format, spec.bitrateKbps, layout.sampleRate);
   const goal = { ...spec.goal, ceilingDbtp: spec.goal.ceilingDbtp - headroom };
-  const first = await planGain(book, layout.sampleRate, goal, progressOver(0, 0.2));
-  // up to four correction passes share 0.2 to 0.5; encoding takes the rest
-  const passes = [0, 1, 2, 3].map((k) => progressOver(0.2 + 0.075 * k, 0.275 + 0.075 * k));
-  const gain = first.limited ? await correctForLimiting(book, layout.sampleRate, goal, first, (k, n) => passes[k]!(n)) : first;
-  const encodeProgress = progressOver(first.limited ? 0.5 : 0.2, 1);
-
   const partial = `${files.audio}.partial`;
-  const options = {
+  const options: SinkOptions = {
     file: partial,
     sampleRate: layout.sampleRate,
     totalSamples: total,
@@ -98,7 +98,45 @@ export async function renderExport(
     cues: plan.cues,
     room,
   };
-  const sink = await (spec.format === 'm4b' ? m4bSink(options) : spec.format === 'mp3' ? mp3Sink(options) : zipSink(options));
+  try {
+    const loudness =
+      spec.format === 'm4b' && work
+        ? await segmentedM4b(parts, layout, options, goal, work, phase, signal).finally(() => work.store.trim())
+        : await inOnePass(parts, spec.format, layout, options, goal, phase, signal);
+    for (const format of ['vtt', 'srt'] as const) {
+      const text = formatSubtitles(plan.cues, format);
+      await room(Buffer.byteLength(text));
+      await writeFile(files[format], text, { mode: 0o600 });
+    }
+    await rename(partial, files.audio);
+    return { ...loudness, measuredLufs: loudness.measured.integratedLufs };
+  } catch (error) {
+    await Promise.all([partial, files.vtt, files.srt].map((file) => rm(file, { force: true })));
+    throw error;
+  }
+}
+
+/**
+ * The book streamed through its passes: measure, measure again after limiting when the limiter
+ * acts, and condition + encode while measuring the result.
+ */
+async function inOnePass(
+  parts: readonly BookPart[],
+  format: ExportFormat,
+  layout: BookLayout,
+  options: SinkOptions,
+  goal: LoudnessGoal,
+  phase: (from: number, to: number) => (samples: number) => void,
+  signal: AbortSignal,
+): Promise<SegmentedLoudness> {
+  const book = () => bookSamples(parts, layout, signal);
+  const first = await planGain(book, layout.sampleRate, goal, phase(0, 0.2));
+  // up to four correction passes share 0.2 to 0.5; encoding takes the rest
+  const passes = [0, 1, 2, 3].map((k) => phase(0.2 + 0.075 * k, 0.275 + 0.075 * k));
+  const loudnessAt = limitedLoudness(book, layout.sampleRate, goal, (k, n) => passes[k]!(n));
+  const gain = first.limited ? await correctForLimiting(goal, first, loudnessAt) : first;
+  const encodeProgress = phase(first.limited ? 0.5 : 0.2, 1);
+  const sink = await (format === 'm4b' ? m4bSink(options) : format === 'mp3' ? mp3Sink(options) : zipSink(options));
   const meter = new LoudnessMeter(layout.sampleRate);
   try {
     for await (const piece of conditioned(book(), layout.sampleRate, goal, gain.gainDb)) {
@@ -107,23 +145,10 @@ export async function renderExport(
       encodeProgress(piece.length);
     }
     await sink.finish();
-    for (const format of ['vtt', 'srt'] as const) {
-      const text = formatSubtitles(plan.cues, format);
-      await room(Buffer.byteLength(text));
-      await writeFile(files[format], text, { mode: 0o600 });
-    }
   } catch (error) {
     await sink.close();
-    await Promise.all([partial, files.vtt, files.srt].map((file) => rm(file, { force: true })));
     throw error;
   }
   const result = meter.finish();
-  await rename(partial, files.audio);
-  return {
-    measuredLufs: first.measured.integratedLufs,
-    gainDb: gain.gainDb,
-    integratedLufs: result.integratedLufs,
-    truePeakDbtp: result.truePeakDbtp,
-    limited: first.limited,
-  };
+  return { measured: first.measured, gainDb: gain.gainDb, limited: first.limited, ...result };
 }

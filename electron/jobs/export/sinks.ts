@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Zip, ZipPassThrough } from 'fflate';
-import { AdtsReader } from '../../audio/adts';
+import { AdtsReader, type AacTrack } from '../../audio/adts';
 import { createEncoder, type StreamingEncoder } from '../../audio/encode/encoder';
 import { id3Tag } from '../../audio/id3';
 import { m4bParts, type BookTags } from '../../audio/m4b';
@@ -38,7 +38,7 @@ export interface SinkOptions {
 }
 
 /** A file opened for writing whose every write asks the disk ledger first. */
-async function openGuarded(file: string, room: SinkOptions['room']) {
+export async function openGuarded(file: string, room: SinkOptions['room']) {
   const handle = await open(file, 'w', 0o600);
   return {
     async write(bytes: Uint8Array): Promise<void> {
@@ -72,15 +72,9 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
     async finish() {
       await keep(await encoder.finish());
       await frames.close();
-      const marks = options.chapters.map((c) => ({ title: c.title, startS: c.startSample / options.sampleRate }));
-      const { head, tail } = m4bParts(reader.track(), options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
-      const book = await openGuarded(options.file, options.room);
       try {
-        await book.writev(head);
-        for await (const chunk of createReadStream(framesFile)) await book.write(chunk as Buffer);
-        await book.write(tail);
+        await writeM4b(options, reader.track(), createReadStream(framesFile));
       } finally {
-        await book.close();
         await rm(framesFile, { force: true });
       }
     },
@@ -90,6 +84,20 @@ export async function m4bSink(options: SinkOptions): Promise<BookSink> {
       await rm(framesFile, { force: true });
     },
   };
+}
+
+/** The .m4b of a track whose raw frames, in order, `frames` gives: its head, the frames, its tail. */
+export async function writeM4b(options: SinkOptions, track: AacTrack, frames: AsyncIterable<Uint8Array>): Promise<void> {
+  const marks = options.chapters.map((c) => ({ title: c.title, startS: c.startSample / options.sampleRate }));
+  const { head, tail } = m4bParts(track, options.totalSamples, marks, options.tags, options.bitrateKbps * 1000);
+  const book = await openGuarded(options.file, options.room);
+  try {
+    await book.writev(head);
+    for await (const chunk of frames) await book.write(chunk);
+    await book.write(tail);
+  } finally {
+    await book.close();
+  }
 }
 
 const msOf = (samples: number, rate: number) => Math.round((samples / rate) * 1000);

@@ -1,0 +1,194 @@
+/**
+ * What exports made of each segment of a book (segments.ts), kept for the next export of it: the
+ * loudness measurements of the segment as it is and after a gain and the limiter, and its AAC
+ * frames at a gain and bitrate. In `<data dir>/export-cache/`: `<hash>.json` (the figures, the
+ * frames' sizes) and, for an encode, `<hash>.aac` (the raw frames). A key names everything the
+ * bytes depend on (keys.ts), so an entry is never stale, only unused. Bounded: past `maxBytes`
+ * the least recently used entries go (a use is an export that took it; file times keep the order
+ * across restarts).
+ */
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../storage/private-files';
+import type { SegmentResult } from './segment-worker';
+
+export const EXPORT_CACHE_DIR = 'export-cache';
+/** 1 GiB: a 15-hour book's frames at 128 kb/s (864 MB), or two versions of it at 64 kb/s. */
+export const EXPORT_CACHE_BYTES = 1024 * 1024 * 1024;
+
+/** What an entry is of (its segment's key) and at which gain, for finding an earlier export's gain. */
+export interface EntryLabel {
+  segment: string;
+  /** "raw", "limited" or "aac:<kbps>" with the ceiling: what the figures are of. */
+  kind: string;
+  gainDb: number | null;
+}
+
+interface Entry extends EntryLabel {
+  bytes: number;
+  used: number;
+}
+
+interface Stored extends EntryLabel {
+  blocks: string;
+  truePeakDbtp: number | null;
+  aac?: { config: string; sampleRate: number; channels: number; frameSizes: string };
+}
+
+const b64 = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+const bytesOf = (text: string) => {
+  const buffer = Buffer.from(text, 'base64');
+  return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
+};
+
+export class SegmentStore {
+  readonly dir: string;
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private lastUse = 0;
+  /** Segments encoded and kept since the store opened, and encodes taken from it (tests and the bench count them). */
+  readonly counts = { encoded: 0, reused: 0 };
+
+  private constructor(
+    dataDir: string,
+    private readonly maxBytes: number,
+  ) {
+    this.dir = path.join(dataDir, EXPORT_CACHE_DIR);
+  }
+
+  /** Opens the store of a data dir; half-written files (a stop mid-export) go. */
+  static async open(dataDir: string, maxBytes = EXPORT_CACHE_BYTES): Promise<SegmentStore> {
+    const store = new SegmentStore(dataDir, maxBytes);
+    await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const names = await readdir(store.dir);
+    const found: [string, Entry][] = [];
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const key = name.slice(0, -5);
+      try {
+        const stored = JSON.parse(await readFile(path.join(store.dir, name), 'utf8')) as Stored;
+        const sizes = await Promise.all(store.filesOf(key, stored.aac !== undefined).map((f) => stat(f)));
+        const { segment, kind, gainDb } = stored;
+        found.push([key, { segment, kind, gainDb, bytes: sizes.reduce((n, s) => n + s.size, 0), used: sizes[0]!.mtimeMs }]);
+      } catch {
+        await store.drop(key);
+      }
+    }
+    const known = new Set(found.map(([key]) => key));
+    const strays = names.filter((n) => !known.has(n.replace(/\.(json|aac)$/, '')) && !n.endsWith('.json'));
+    await Promise.all(strays.map((n) => rm(path.join(store.dir, n), { force: true })));
+    found.sort((a, b) => a[1].used - b[1].used);
+    for (const [key, entry] of found) {
+      store.entries.set(key, { ...entry, used: ++store.lastUse });
+      store.bytes += entry.bytes;
+    }
+    await store.evictTo(maxBytes);
+    return store;
+  }
+
+  /** Where an encode for `key` writes its frames before it is kept. */
+  partialFrames(key: string): string {
+    return path.join(this.dir, `${key}.aac.partial`);
+  }
+
+  framesFile(key: string): string {
+    return path.join(this.dir, `${key}.aac`);
+  }
+
+  /** The figures (and frames' sizes) kept under `key`, or null. */
+  async get(key: string): Promise<SegmentResult | null> {
+    if (!this.entries.has(key)) return null;
+    try {
+      const stored = JSON.parse(await readFile(path.join(this.dir, `${key}.json`), 'utf8')) as Stored;
+      await this.touch(key);
+      const aac = stored.aac && {
+        config: new Uint8Array(bytesOf(stored.aac.config)),
+        sampleRate: stored.aac.sampleRate,
+        channels: stored.aac.channels,
+        frameSizes: new Uint16Array(bytesOf(stored.aac.frameSizes)),
+      };
+      if (aac) this.counts.reused++;
+      return { blocks: new Float64Array(bytesOf(stored.blocks)), truePeakDbtp: stored.truePeakDbtp ?? -Infinity, ...(aac ? { aac } : {}) };
+    } catch {
+      // removed from outside Orator: not held any more
+      await this.drop(key);
+      return null;
+    }
+  }
+
+  /**
+   * Keeps a result (an encode's frames are at partialFrames(key)). Nothing is evicted until the
+   * export ends (trim): the frames it will join stay, even past the bound, while it runs.
+   */
+  async put(key: string, label: EntryLabel, result: SegmentResult): Promise<void> {
+    const { aac } = result;
+    const stored: Stored = {
+      ...label,
+      blocks: b64(result.blocks),
+      truePeakDbtp: Number.isFinite(result.truePeakDbtp) ? result.truePeakDbtp : null,
+      ...(aac ? { aac: { ...aac, config: b64(aac.config), frameSizes: b64(aac.frameSizes) } } : {}),
+    };
+    const text = JSON.stringify(stored);
+    if (aac) await rename(this.partialFrames(key), this.framesFile(key));
+    await writeFile(path.join(this.dir, `${key}.json`), text, { mode: PRIVATE_FILE_MODE });
+    let bytes = Buffer.byteLength(text);
+    if (aac) {
+      bytes += aac.frameSizes.reduce((n, size) => n + size, 0);
+      this.counts.encoded++;
+    }
+    const replaced = this.entries.get(key);
+    this.entries.set(key, { ...label, bytes, used: ++this.lastUse });
+    this.bytes += bytes - (replaced?.bytes ?? 0);
+  }
+
+  /** Evicts the least recently used entries past the bound (an export ended). */
+  trim(): Promise<void> {
+    return this.evictTo(this.maxBytes);
+  }
+
+  /**
+   * The gain most of `segments`' encodes of `kind` were made at: the last export's of the book,
+   * which a small change keeps (segments.ts). Undefined when none is kept.
+   */
+  usualGain(segments: readonly string[], kind: string): number | undefined {
+    const wanted = new Set(segments);
+    const votes = new Map<number, number>();
+    for (const entry of this.entries.values()) {
+      if (entry.kind !== kind || entry.gainDb === null || !wanted.has(entry.segment)) continue;
+      votes.set(entry.gainDb, (votes.get(entry.gainDb) ?? 0) + 1);
+    }
+    return [...votes].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
+  }
+
+  /** Bytes held. */
+  size(): number {
+    return this.bytes;
+  }
+
+  private filesOf(key: string, frames: boolean): string[] {
+    const json = path.join(this.dir, `${key}.json`);
+    return frames ? [json, this.framesFile(key)] : [json];
+  }
+
+  private async touch(key: string): Promise<void> {
+    const entry = this.entries.get(key)!;
+    entry.used = ++this.lastUse;
+    const now = new Date();
+    await Promise.all(this.filesOf(key, entry.kind.startsWith('aac')).map((f) => utimes(f, now, now)));
+  }
+
+  private async drop(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry) this.bytes -= entry.bytes;
+    this.entries.delete(key);
+    await Promise.all([...this.filesOf(key, true), this.partialFrames(key)].map((f) => rm(f, { force: true })));
+  }
+
+  private async evictTo(bytes: number): Promise<void> {
+    if (this.bytes <= bytes) return;
+    const oldest = [...this.entries].sort((a, b) => a[1].used - b[1].used);
+    for (const [key] of oldest) {
+      if (this.bytes <= bytes) break;
+      await this.drop(key);
+    }
+  }
+}

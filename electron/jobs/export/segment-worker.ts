@@ -1,0 +1,63 @@
+/**
+ * Entry of the export threads (built to dist/export-worker.mjs): one segment of a book
+ * (segments.ts) measured as it is, measured after gain and limiting, or conditioned and encoded to
+ * AAC, its raw frames written to a file. Each thread does one segment at a time; the pool runs one
+ * thread per core, so a book's segments are encoded side by side.
+ */
+import { open } from 'node:fs/promises';
+import { AdtsReader } from '../../audio/adts';
+import { createEncoder } from '../../audio/encode/encoder';
+import { LoudnessMeter } from '../../audio/loudness';
+import { segmentSamples, type Segment } from './book-audio';
+import { conditioned } from './normalise';
+
+export interface SegmentTask {
+  segment: Segment;
+  /** Absent: the segment as it is. Present: after this gain and the limiter. */
+  gainDb?: number;
+  ceilingDbtp?: number;
+  /** Encodes the conditioned segment to AAC at this bitrate, its raw frames to `file`. */
+  encode?: { bitrateKbps: number; file: string };
+}
+
+export interface SegmentResult {
+  /** The mean square of each 400 ms block (LoudnessMeter.blockPowers). */
+  blocks: Float64Array;
+  /** −Infinity when not measured (a limited measure) or silent. */
+  truePeakDbtp: number;
+  /** The encoded track: every frame, the encoder's priming frame first. */
+  aac?: { config: Uint8Array; sampleRate: number; channels: number; frameSizes: Uint16Array };
+}
+
+export default async function runSegment(task: SegmentTask): Promise<SegmentResult> {
+  const { segment, gainDb } = task;
+  const raw = segmentSamples(segment);
+  const samples =
+    gainDb === undefined ? raw : conditioned(raw, segment.sampleRate, { targetLufs: 0, ceilingDbtp: task.ceilingDbtp! }, gainDb);
+  // the true peak is what the export reports of the book it made, and what decides the limiter
+  const meter = new LoudnessMeter(segment.sampleRate, { truePeak: task.encode !== undefined || gainDb === undefined });
+  if (!task.encode) {
+    for await (const piece of samples) meter.push(piece);
+    return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp };
+  }
+  const encoder = await createEncoder('aac', { sampleRate: segment.sampleRate, bitrateKbps: task.encode.bitrateKbps });
+  const file = await open(task.encode.file, 'w', 0o600);
+  const reader = new AdtsReader();
+  try {
+    const keep = async (adts: Uint8Array) => {
+      const frames = reader.push(adts);
+      if (frames.length > 0) await file.write(frames);
+    };
+    for await (const piece of samples) {
+      meter.push(piece);
+      await keep(await encoder.push(piece));
+    }
+    await keep(await encoder.finish());
+  } finally {
+    await encoder.close();
+    await file.close();
+  }
+  const track = reader.track();
+  const aac = { config: track.config, sampleRate: track.sampleRate, channels: track.channels, frameSizes: track.frameSizes.slice() };
+  return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp, aac };
+}

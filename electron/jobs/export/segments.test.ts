@@ -1,0 +1,143 @@
+/**
+ * An M4B made of segments encoded apart on the export threads (the built dist/export-worker.mjs)
+ * against the same book in one pass, both decoded by faad2; and a second export after one chapter
+ * changed, which encodes that chapter only.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WAV_HEADER_BYTES, encodeWav } from '../../audio/wav';
+import { espeakWasm } from '../../engines/espeak-ng/wasm';
+import { decodeIndependently } from '../../testing/decoders';
+import type { BookPart } from './book-audio';
+import { planBook, renderExport, type ExportSpec } from './render';
+import { SegmentPool } from './segment-pool';
+import { SegmentStore } from './segment-store';
+
+const WORKER = path.resolve('dist/export-worker.mjs');
+const TEXTS = [
+  'Chapter one. The lighthouse keeper counted the ships that passed in the night, and wrote each name in a book.',
+  'Chapter two. Morning came grey over the harbour; the fishermen mended their nets and spoke of the storm.',
+  'Chapter three. Nobody in the village remembered who had built the tower, only that it had always stood.',
+];
+const FIXED = TEXTS[1]!.replace('fishermen', 'fisherfolk');
+
+let dir: string;
+let pool: SegmentPool;
+
+async function part(index: number, text: string): Promise<BookPart> {
+  const speech = await espeakWasm.synthesize({ text, voice: 'en-us', rate: 1, pitch: 1, volume: 1 });
+  const file = path.join(dir, `part-${index}.wav`);
+  await writeFile(file, encodeWav(speech));
+  const seconds = speech.samples.length / speech.sampleRate;
+  return {
+    jobId: `job-${index}`,
+    title: `Chapter ${index + 1}`,
+    titleGiven: true,
+    source: { file, offset: WAV_HEADER_BYTES, sampleRate: speech.sampleRate },
+    samples: speech.samples.length,
+    timings: { duration_s: seconds, sentences: [{ start_s: 0, end_s: seconds, text_start: 0, text_end: text.length, text }] },
+  };
+}
+
+const spec: ExportSpec = {
+  format: 'm4b',
+  bitrateKbps: 64,
+  title: 'Three Chapters',
+  goal: { targetLufs: -18, ceilingDbtp: -3 },
+  headMs: 500,
+  tailMs: 500,
+  chapters: 'jobs',
+};
+
+async function exportBook(parts: BookPart[], name: string, store?: SegmentStore) {
+  const files = { audio: path.join(dir, `${name}.m4b`), vtt: path.join(dir, `${name}.vtt`), srt: path.join(dir, `${name}.srt`) };
+  const plan = planBook(parts, spec);
+  const work = store ? { pool, store } : undefined;
+  const loudness = await renderExport(
+    parts,
+    spec,
+    plan,
+    files,
+    () => {},
+    new AbortController().signal,
+    async () => {},
+    work,
+  );
+  return { plan, loudness, decoded: await decodeIndependently('m4a', await readFile(files.audio)) };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'orator-segments-'));
+  pool = new SegmentPool(WORKER, 2);
+});
+afterAll(async () => {
+  await pool.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const peak = (samples: Int16Array) => samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0);
+
+describe('an M4B made of segments', () => {
+  it('decodes like the book encoded in one pass: as many samples, in step, and no click at the joins', async () => {
+    const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
+    const store = await SegmentStore.open(path.join(dir, 'data'));
+    const whole = await exportBook(parts, 'whole');
+    const joined = await exportBook(parts, 'joined', store);
+    expect(store.counts.encoded).toBe(3);
+
+    // faad2 decodes every frame, the priming one too, and doubles rates this low on output
+    const { layout } = joined.plan;
+    const scale = Math.round(joined.decoded.samples.length / joined.decoded.seconds / layout.sampleRate);
+    const frame = 1024 * scale;
+    expect(scale).toBeGreaterThanOrEqual(1);
+    // the same count, within a frame
+    expect(Math.abs(joined.decoded.samples.length - whole.decoded.samples.length)).toBeLessThanOrEqual(frame);
+    expect(joined.loudness.gainDb).toBeCloseTo(whole.loudness.gainDb, 0);
+    expect(Math.abs(joined.loudness.integratedLufs - spec.goal.targetLufs)).toBeLessThan(0.5);
+
+    // in step: the speech of each chapter lies where one pass put it (a frame's drift would be heard as an echo here)
+    const a = whole.decoded.samples;
+    const b = joined.decoded.samples;
+    for (let i = 0; i < parts.length; i++) {
+      const from = (layout.starts[i]! + 1024) * scale;
+      const to = from + layout.lengths[i]! * scale;
+      let signal = 0;
+      let error = 0;
+      for (let n = from; n < to; n++) {
+        signal += a[n]! ** 2;
+        error += (a[n]! - b[n]!) ** 2;
+      }
+      // two encodes of the same samples differ by their quantisation noise only: well under the speech
+      expect(10 * Math.log10(signal / error)).toBeGreaterThan(10);
+    }
+    // at each join, the silence between chapters stays silence (in the decoded file: the priming frame first)
+    for (const cut of layout.cuts.slice(1, -1).map((c) => (c + 1024) * scale)) {
+      const around = (samples: Int16Array) => peak(samples.subarray(cut - 2 * frame, cut + 2 * frame));
+      expect(around(b)).toBeLessThanOrEqual(Math.max(8, 2 * around(a)));
+    }
+  }, 120_000);
+
+  it('encodes only the chapter that changed when the book is exported again', async () => {
+    const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
+    const store = await SegmentStore.open(path.join(dir, 'again'));
+    const first = await exportBook(parts, 'first', store);
+    expect(store.counts).toEqual({ encoded: 3, reused: 0 });
+
+    await exportBook(parts, 'same', store);
+    expect(store.counts).toEqual({ encoded: 3, reused: 3 });
+
+    parts[1] = await part(1, FIXED);
+    const fixed = await exportBook(parts, 'fixed', store);
+    expect(store.counts).toEqual({ encoded: 4, reused: 5 });
+    // the book's gain is kept: the unchanged chapters' frames are still right
+    expect(fixed.loudness.gainDb).toBe(first.loudness.gainDb);
+    expect(Math.abs(fixed.loudness.integratedLufs - spec.goal.targetLufs)).toBeLessThan(0.5);
+
+    // kept across a restart of the store
+    const reopened = await SegmentStore.open(path.join(dir, 'again'));
+    await exportBook(parts, 'reopened', reopened);
+    expect(reopened.counts).toEqual({ encoded: 0, reused: 3 });
+  }, 120_000);
+});

@@ -1,0 +1,171 @@
+/**
+ * An M4B made of segments, one per job (a project's chapter), each measured and encoded on its own
+ * on the export threads (segment-pool.ts), all cores at once, and kept (segment-store.ts): the next
+ * export of the book encodes only the segments whose audio changed, and joins the rest as they were.
+ *
+ * Why the frames join cleanly: the book is cut in the middle of the 1.5 s of silence between two
+ * jobs, on a multiple of the AAC frame (book-audio.ts, layOut). AAC frames decode on their own but
+ * for the overlap of each with the next (the MDCT's 2,048-sample window); an encoder that starts on
+ * silence needs no pre-roll, and one that ends on silence has flushed into silence, so the frames
+ * either side of a cut overlap as in one pass. Each segment's encode starts with the encoder's
+ * priming frame (1,024 samples): the first segment's stays (the M4B's edit list skips it), the
+ * others' is dropped. A segment of n frames' samples gives n + 1 frames; the joined book has as
+ * many as one pass over it would. The limiter starts afresh at each cut, in silence, where it is at
+ * rest in one pass too.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dependencies } from '../../../package.json';
+import { gatedLoudness, type LoudnessReport } from '../../audio/loudness';
+import { estimateExportBytes } from '../../contract';
+import { segmentOf, type BookLayout, type BookPart, type Segment } from './book-audio';
+import { gainFor, keptGain, type LoudnessGoal } from './normalise';
+import type { SegmentPool } from './segment-pool';
+import type { EntryLabel, SegmentStore } from './segment-store';
+import type { SegmentResult, SegmentTask } from './segment-worker';
+import { writeM4b, type SinkOptions } from './sinks';
+
+/** What the segmented M4B needs besides the book: the threads, and the kept segments. */
+export interface SegmentWork {
+  pool: SegmentPool;
+  store: SegmentStore;
+}
+
+export interface SegmentedLoudness {
+  measured: LoudnessReport;
+  gainDb: number;
+  limited: boolean;
+  integratedLufs: number;
+  truePeakDbtp: number;
+}
+
+const ENCODER = `@mediabunny/aac-encoder@${dependencies['@mediabunny/aac-encoder']}`;
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/**
+ * A segment's identity: its job's audio file as it is now (a sentence edited in place changes its
+ * size and time), where its samples are read from, and the silence around them.
+ */
+async function segmentKey(segment: Segment): Promise<string> {
+  const { size, mtimeMs, ino } = await stat(segment.source.file);
+  return hash({ ...segment, size, mtimeMs, ino });
+}
+
+/** One book's segments, each looked up in the store before a thread is asked. */
+class BookSegments {
+  private constructor(
+    private readonly work: SegmentWork,
+    readonly segments: Segment[],
+    readonly keys: string[],
+    private readonly signal: AbortSignal,
+  ) {}
+
+  static async of(parts: readonly BookPart[], layout: BookLayout, work: SegmentWork, signal: AbortSignal): Promise<BookSegments> {
+    const segments = parts.map((_, i) => segmentOf(parts, layout, i));
+    return new BookSegments(work, segments, await Promise.all(segments.map(segmentKey)), signal);
+  }
+
+  /** The store's key of segment i's result for `kind` at `gainDb`. */
+  entryKey(i: number, kind: string, gainDb: number | null): string {
+    return hash([{ segment: this.keys[i]!, kind, gainDb }, ENCODER]);
+  }
+
+  /** Every segment's result for `kind`: kept, or made by a thread and kept. `before` runs before a thread is asked. */
+  all(
+    kind: string,
+    gainDb: number | null,
+    task: (segment: Segment, key: string) => SegmentTask,
+    done: (samples: number) => void,
+    before: (segment: Segment) => Promise<void> = async () => {},
+  ): Promise<SegmentResult[]> {
+    return Promise.all(
+      this.segments.map(async (segment, i) => {
+        const label: EntryLabel = { segment: this.keys[i]!, kind, gainDb };
+        const key = this.entryKey(i, kind, gainDb);
+        let result = await this.work.store.get(key);
+        if (!result) {
+          await before(segment);
+          result = await this.work.pool.run(task(segment, key), this.signal);
+          await this.work.store.put(key, label, result);
+        }
+        done(segment.lead + segment.length + segment.trail);
+        return result;
+      }),
+    );
+  }
+}
+
+/** Progress over one phase: from `from` to `to` as the book's samples are done. */
+type Phase = (from: number, to: number) => (samples: number) => void;
+
+/**
+ * Measures, normalises and encodes the book segment by segment, reusing what is kept, and writes
+ * the M4B (`sink`: where, with which chapters and tags). `goal` holds the samples' ceiling.
+ */
+export async function segmentedM4b(
+  parts: readonly BookPart[],
+  layout: BookLayout,
+  sink: SinkOptions,
+  goal: LoudnessGoal,
+  work: SegmentWork,
+  phase: Phase,
+  signal: AbortSignal,
+): Promise<SegmentedLoudness> {
+  const book = await BookSegments.of(parts, layout, work, signal);
+  const raw = await book.all('raw', null, (segment) => ({ segment }), phase(0, 0.15));
+  const measured: LoudnessReport = {
+    ...emptyReport(sink.totalSamples / sink.sampleRate),
+    ...gatedLoudness(raw.map((r) => r.blocks)),
+    truePeakDbtp: Math.max(...raw.map((r) => r.truePeakDbtp)),
+  };
+  const plan = gainFor(measured, goal);
+  const encodeKind = `aac:${sink.bitrateKbps}:${goal.ceilingDbtp}`;
+  const passes = [0, 1, 2, 3, 4].map((k) => phase(0.15 + 0.03 * k, 0.18 + 0.03 * k));
+  const limitedAt = async (gainDb: number, pass: number) => {
+    const task = (segment: Segment) => ({ segment, gainDb, ceilingDbtp: goal.ceilingDbtp });
+    const results = await book.all(`limited:${goal.ceilingDbtp}`, gainDb, task, passes[pass]!);
+    return gatedLoudness(results.map((r) => r.blocks)).integratedLufs;
+  };
+  const gainDb = await keptGain(goal, plan, work.store.usualGain(book.keys, encodeKind), limitedAt);
+
+  const encodeTask = (segment: Segment, key: string): SegmentTask => ({
+    segment,
+    gainDb,
+    ceilingDbtp: goal.ceilingDbtp,
+    encode: { bitrateKbps: sink.bitrateKbps, file: work.store.partialFrames(key) },
+  });
+  // what a segment's frames take is asked of the disk ledger before its thread writes them
+  const room = (segment: Segment) => sink.room(estimateExportBytes(segment.length / segment.sampleRate, sink.bitrateKbps));
+  const encoded = await book.all(encodeKind, gainDb, encodeTask, phase(0.3, 0.97), room);
+  const files = encoded.map((_, i) => work.store.framesFile(book.entryKey(i, encodeKind, gainDb)));
+  await joinFrames(encoded, files, sink);
+  return {
+    measured,
+    gainDb,
+    limited: plan.limited,
+    integratedLufs: gatedLoudness(encoded.map((r) => r.blocks)).integratedLufs,
+    truePeakDbtp: Math.max(...encoded.map((r) => r.truePeakDbtp)),
+  };
+}
+
+/** The M4B of the segments' frames, each segment's priming frame dropped but the first's. */
+async function joinFrames(encoded: SegmentResult[], files: string[], sink: SinkOptions) {
+  const tracks = encoded.map((r) => r.aac!);
+  const count = tracks.reduce((n, t, i) => n + t.frameSizes.length - (i === 0 ? 0 : 1), 0);
+  const frameSizes = new Uint16Array(count);
+  let at = 0;
+  tracks.forEach((t, i) => {
+    const kept = i === 0 ? t.frameSizes : t.frameSizes.subarray(1);
+    frameSizes.set(kept, at);
+    at += kept.length;
+  });
+  async function* frames() {
+    for (const [i, file] of files.entries()) yield* createReadStream(file, { start: i === 0 ? 0 : tracks[i]!.frameSizes[0]! });
+  }
+  await writeM4b(sink, { ...tracks[0]!, frameSizes }, frames());
+}
+
+function emptyReport(durationS: number): LoudnessReport {
+  return { integratedLufs: -Infinity, truePeakDbtp: -Infinity, samplePeakDbfs: -Infinity, gatedBlocks: 0, blocks: 0, durationS };
+}
