@@ -3,12 +3,14 @@
  * timed, with the peak memory of the process that made it, against FFmpeg making the same book
  * (electron/tools/bench/baselines.ts) in the same run. The book is real eSpeak NG speech (the GPL-3
  * text) looped into a half-hour WAV that every chapter reads, as a project's chapter jobs would be
- * read: hours of audio without hours of synthesis. Each export runs in a child process of its own,
- * so that its peak RSS is its own (docs/audiobook.md, Speed).
+ * read (each chapter a hard link of its own): hours of audio without hours of synthesis. Each export
+ * runs in a child process of its own, so that its peak RSS is its own (docs/audiobook.md, Speed).
+ * An M4B is exported again after one chapter's file changed (a sentence said again): the second
+ * export encodes that chapter alone (jobs/export/segments.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +19,8 @@ import type { ExportFormat, SentenceTiming } from '../contract';
 import { espeakWasm } from '../engines/espeak-ng/wasm';
 import type { BookPart } from '../jobs/export/book-audio';
 import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
+import { SegmentPool } from '../jobs/export/segment-pool';
+import { SegmentStore } from '../jobs/export/segment-store';
 import { prose } from '../testing/prose';
 import { ffmpegAudiobook } from './bench/baselines';
 
@@ -34,8 +38,8 @@ const { values } = parseArgs({
   },
 });
 
-/** One export in this process: prints its time, peak RSS and size as JSON. */
-async function exportOnce(hours: number, format: ExportFormat, wav: string, dir: string) {
+/** The book's parts: each chapter a hard link to the looped WAV, a file of its own as a job's is (no disk). */
+async function bookParts(hours: number, wav: string, dir: string): Promise<BookPart[]> {
   const sampleRate = 22_050;
   const samples = PART_S * sampleRate;
   const sentences: SentenceTiming[] = Array.from({ length: PART_S / SENTENCE_S }, (_, i) => ({
@@ -45,14 +49,41 @@ async function exportOnce(hours: number, format: ExportFormat, wav: string, dir:
     text_end: i * 60 + 59,
     text: 'A sentence of the book, about as long as sentences in books are.',
   }));
-  const parts: BookPart[] = Array.from({ length: Math.round((hours * 3600) / PART_S) }, (_, i) => ({
-    jobId: `part-${i}`,
-    title: `Chapter ${i + 1}`,
-    titleGiven: true,
-    source: { file: wav, offset: WAV_HEADER_BYTES, sampleRate },
-    samples,
-    timings: { duration_s: PART_S, sentences },
-  }));
+  const count = Math.round((hours * 3600) / PART_S);
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const file = path.join(dir, `part-${i}.wav`);
+      await link(wav, file);
+      return {
+        jobId: `part-${i}`,
+        title: `Chapter ${i + 1}`,
+        titleGiven: true,
+        source: { file, offset: WAV_HEADER_BYTES, sampleRate },
+        samples,
+        timings: { duration_s: PART_S, sentences },
+      };
+    }),
+  );
+}
+
+/**
+ * A sentence of the middle chapter said again: its file written anew with one 5 s sentence 1 dB
+ * quieter, as a render after a lexicon fix leaves it.
+ */
+async function fixOneChapter(parts: BookPart[]): Promise<void> {
+  const part = parts[Math.floor(parts.length / 2)]!;
+  const bytes = await readFile(part.source.file);
+  const samples = new Int16Array(bytes.buffer, bytes.byteOffset + WAV_HEADER_BYTES, part.samples);
+  const from = 60 * part.source.sampleRate;
+  for (let i = from; i < from + SENTENCE_S * part.source.sampleRate; i++) samples[i] = Math.round(samples[i]! * 0.89);
+  await rm(part.source.file);
+  await writeFile(part.source.file, bytes);
+}
+
+/** One export in this process (an M4B: then again after a fix of one chapter): prints its times, peak RSS and size as JSON. */
+async function exportOnce(hours: number, format: ExportFormat, wav: string) {
+  const dir = await mkdtemp(path.join(path.dirname(wav), 'run-'));
+  const parts = await bookParts(hours, wav, dir);
   const spec: ExportSpec = {
     format,
     bitrateKbps: BITRATE_KBPS,
@@ -63,33 +94,53 @@ async function exportOnce(hours: number, format: ExportFormat, wav: string, dir:
     chapters: 'jobs',
   };
   const files = { audio: path.join(dir, `book.${format}`), vtt: path.join(dir, 'book.vtt'), srt: path.join(dir, 'book.srt') };
-  const started = performance.now();
-  let error: string | undefined;
-  try {
-    // no disk ledger here: the bench measures the encoding alone
+  const pool = new SegmentPool(path.resolve('dist/export-worker.mjs'));
+  const work = { pool, store: await SegmentStore.open(path.join(dir, 'data'), Number.MAX_SAFE_INTEGER) };
+  // no disk ledger here: the bench measures the encoding alone
+  const timed = async () => {
+    const started = performance.now();
     await renderExport(
       parts,
       spec,
       planBook(parts, spec),
       files,
-      () => undefined,
+      () => {},
       new AbortController().signal,
       async () => {},
+      work,
     );
+    return (performance.now() - started) / 1000;
+  };
+  let error: string | undefined;
+  let seconds = 0;
+  let fixSeconds: number | undefined;
+  const cpu = () => {
+    const usage = process.resourceUsage();
+    return (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  };
+  const cpuBefore = cpu();
+  let cpuSeconds = 0;
+  try {
+    seconds = await timed();
+    cpuSeconds = cpu() - cpuBefore;
+    if (format === 'm4b') {
+      await fixOneChapter(parts);
+      fixSeconds = await timed();
+    }
   } catch (e) {
     error = (e as Error).message;
   }
-  const seconds = (performance.now() - started) / 1000;
   const bytes = error ? 0 : (await stat(files.audio)).size;
-  const usage = process.resourceUsage();
-  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-  console.log(JSON.stringify({ seconds, cpuSeconds, maxRssMb: usage.maxRSS / 1024, bytes, error }));
+  await pool.close();
+  await rm(dir, { recursive: true, force: true });
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ seconds, fixSeconds, encodes: work.store.counts, cpuSeconds, maxRssMb, bytes, error }));
 }
 
 async function main() {
   if (values.one) {
     const [hours, format] = values.one.split(':');
-    await exportOnce(Number(hours), format as ExportFormat, values.wav!, path.dirname(values.wav!));
+    await exportOnce(Number(hours), format as ExportFormat, values.wav!);
     return;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-export-'));
@@ -111,9 +162,9 @@ async function main() {
       `baseline: ${hasFfmpeg ? 'FFmpeg from the same WAV and chapters (native AAC, libmp3lame), no loudness pass; ratio = Orator / FFmpeg' : 'none (no ffmpeg or GNU time)'}\n`,
     );
     console.log(
-      '| book | format | export time | CPU time | × real time | peak RSS | size | FFmpeg time | FFmpeg CPU | FFmpeg peak RSS | wall ratio | CPU ratio |',
+      '| book | format | export time | CPU time | × real time | peak RSS | size | after a fix of one chapter | FFmpeg time | FFmpeg CPU | FFmpeg peak RSS | wall ratio | CPU ratio |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const hours of values.hours.split(',').map(Number)) {
       const copies = Math.round((hours * 3600) / PART_S);
       for (const format of values.formats.split(',') as ExportFormat[]) {
@@ -123,6 +174,8 @@ async function main() {
         });
         const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
           seconds: number;
+          fixSeconds?: number;
+          encodes: { encoded: number; reused: number };
           cpuSeconds: number;
           maxRssMb: number;
           bytes: number;
@@ -130,6 +183,10 @@ async function main() {
         };
         const size = result.error ? `failed: ${result.error}` : `${(result.bytes / 2 ** 20).toFixed(0)} MiB`;
         const speed = `${((hours * 3600) / result.seconds).toFixed(0)}×`;
+        const fix =
+          result.fixSeconds === undefined
+            ? '—'
+            : `${result.fixSeconds.toFixed(1)} s (${((100 * result.fixSeconds) / result.seconds).toFixed(1)} %; ${result.encodes.encoded} encodes in all, ${result.encodes.reused} reused)`;
         let baseline = '— | — | — | — | —';
         if (hasFfmpeg && format !== 'zip') {
           const ffmpeg = await ffmpegAudiobook(wav, copies, PART_S, format, BITRATE_KBPS);
@@ -137,7 +194,7 @@ async function main() {
           baseline = `${ffmpeg.seconds.toFixed(0)} s | ${ffmpeg.cpuSeconds.toFixed(0)} s | ${ffmpeg.maxRssMb.toFixed(0)} MB | ${ratio(result.seconds, ffmpeg.seconds)} | ${ratio(result.cpuSeconds, ffmpeg.cpuSeconds)}`;
         }
         console.log(
-          `| ${hours} h | ${format} | ${result.seconds.toFixed(0)} s | ${result.cpuSeconds.toFixed(0)} s | ${speed} | ${result.maxRssMb.toFixed(0)} MB | ${size} | ${baseline} |`,
+          `| ${hours} h | ${format} | ${result.seconds.toFixed(0)} s | ${result.cpuSeconds.toFixed(0)} s | ${speed} | ${result.maxRssMb.toFixed(0)} MB | ${size} | ${fix} | ${baseline} |`,
         );
       }
     }

@@ -79,16 +79,21 @@ class BookSegments {
     done: (samples: number) => void,
     before: (segment: Segment) => Promise<void> = async () => {},
   ): Promise<SegmentResult[]> {
+    // segments alike (one audio file in two jobs) are made once
+    const making = new Map<string, Promise<SegmentResult>>();
+    const make = async (segment: Segment, key: string, label: EntryLabel) => {
+      const kept = await this.work.store.get(key);
+      if (kept) return kept;
+      await before(segment);
+      const result = await this.work.pool.run(task(segment, key), this.signal);
+      await this.work.store.put(key, label, result);
+      return result;
+    };
     return Promise.all(
       this.segments.map(async (segment, i) => {
-        const label: EntryLabel = { segment: this.keys[i]!, kind, gainDb };
         const key = this.entryKey(i, kind, gainDb);
-        let result = await this.work.store.get(key);
-        if (!result) {
-          await before(segment);
-          result = await this.work.pool.run(task(segment, key), this.signal);
-          await this.work.store.put(key, label, result);
-        }
+        if (!making.has(key)) making.set(key, make(segment, key, { segment: this.keys[i]!, kind, gainDb }));
+        const result = await making.get(key)!;
         done(segment.lead + segment.length + segment.trail);
         return result;
       }),

@@ -95,7 +95,7 @@ export async function ffmpegAudiobook(
     const out = path.join(dir, `book.${format}`);
     const codec =
       format === 'm4b'
-        ? ['-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4']
+        ? ['-c:a', 'aac', '-threads', '1', '-movflags', '+faststart', '-f', 'mp4']
         : ['-c:a', 'libmp3lame', '-id3v2_version', '3', '-f', 'mp3'];
     const args = ['-f', '%e %U %S %M', 'ffmpeg', '-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-i', meta];
     args.push('-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', '-b:a', `${bitrateKbps}k`, ...codec, out);
