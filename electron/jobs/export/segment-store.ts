@@ -46,7 +46,7 @@ export class SegmentStore {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private lastUse = 0;
-  /** Segments encoded and kept since the store opened, and encodes taken from it (tests and the bench count them). */
+  /** Segments encoded and kept since the store opened, and encodes taken from it by exports (tests and the bench count them). */
   readonly counts = { encoded: 0, reused: 0 };
 
   private constructor(
@@ -106,7 +106,6 @@ export class SegmentStore {
         channels: stored.aac.channels,
         frameSizes: new Uint16Array(bytesOf(stored.aac.frameSizes)),
       };
-      if (aac) this.counts.reused++;
       return { blocks: new Float64Array(bytesOf(stored.blocks)), truePeakDbtp: stored.truePeakDbtp ?? -Infinity, ...(aac ? { aac } : {}) };
     } catch {
       // removed from outside Orator: not held any more

@@ -71,28 +71,34 @@ class BookSegments {
     return hash([{ segment: this.keys[i]!, kind, gainDb }, ENCODER]);
   }
 
-  /** Every segment's result for `kind`: kept, or made by a thread and kept. `before` runs before a thread is asked. */
+  /**
+   * Every segment's result for `kind`: kept, or made by a thread and kept. `before` runs before a
+   * thread is asked; `or` names another kind whose kept results serve as well (an encode measured
+   * what it encoded: the limited segment at its gain).
+   */
   all(
     kind: string,
     gainDb: number | null,
     task: (segment: Segment, key: string) => SegmentTask,
     done: (samples: number) => void,
-    before: (segment: Segment) => Promise<void> = async () => {},
+    { before = async () => {}, or }: { before?: (segment: Segment) => Promise<void>; or?: string } = {},
   ): Promise<SegmentResult[]> {
     // segments alike (one audio file in two jobs) are made once
     const making = new Map<string, Promise<SegmentResult>>();
-    const make = async (segment: Segment, key: string, label: EntryLabel) => {
-      const kept = await this.work.store.get(key);
+    const { store } = this.work;
+    const make = async (i: number, segment: Segment, key: string, label: EntryLabel) => {
+      const kept = (await store.get(key)) ?? (or === undefined ? null : await store.get(this.entryKey(i, or, gainDb)));
+      if (kept && kind.startsWith('aac')) store.counts.reused++;
       if (kept) return kept;
       await before(segment);
       const result = await this.work.pool.run(task(segment, key), this.signal);
-      await this.work.store.put(key, label, result);
+      await store.put(key, label, result);
       return result;
     };
     return Promise.all(
       this.segments.map(async (segment, i) => {
         const key = this.entryKey(i, kind, gainDb);
-        if (!making.has(key)) making.set(key, make(segment, key, { segment: this.keys[i]!, kind, gainDb }));
+        if (!making.has(key)) making.set(key, make(i, segment, key, { segment: this.keys[i]!, kind, gainDb }));
         const result = await making.get(key)!;
         done(segment.lead + segment.length + segment.trail);
         return result;
@@ -129,7 +135,7 @@ export async function segmentedM4b(
   const passes = [0, 1, 2, 3, 4].map((k) => phase(0.15 + 0.03 * k, 0.18 + 0.03 * k));
   const limitedAt = async (gainDb: number, pass: number) => {
     const task = (segment: Segment) => ({ segment, gainDb, ceilingDbtp: goal.ceilingDbtp });
-    const results = await book.all(`limited:${goal.ceilingDbtp}`, gainDb, task, passes[pass]!);
+    const results = await book.all(`limited:${goal.ceilingDbtp}`, gainDb, task, passes[pass]!, { or: encodeKind });
     return gatedLoudness(results.map((r) => r.blocks)).integratedLufs;
   };
   const gainDb = await keptGain(goal, plan, work.store.usualGain(book.keys, encodeKind), limitedAt);
@@ -142,7 +148,7 @@ export async function segmentedM4b(
   });
   // what a segment's frames take is asked of the disk ledger before its thread writes them
   const room = (segment: Segment) => sink.room(estimateExportBytes(segment.length / segment.sampleRate, sink.bitrateKbps));
-  const encoded = await book.all(encodeKind, gainDb, encodeTask, phase(0.3, 0.97), room);
+  const encoded = await book.all(encodeKind, gainDb, encodeTask, phase(0.3, 0.97), { before: room });
   const files = encoded.map((_, i) => work.store.framesFile(book.entryKey(i, encodeKind, gainDb)));
   await joinFrames(encoded, files, sink);
   return {
