@@ -145,17 +145,19 @@ export class SegmentStore {
   }
 
   /**
-   * The gain most of `segments`' encodes of `kind` were made at: the last export's of the book,
-   * which a small change keeps (segments.ts). Undefined when none is kept.
+   * The gain most of `segments`' encodes of `kind` were made at, the latest of equals: the last
+   * export's of the book, which a small change keeps (segments.ts). Undefined when none is kept.
    */
   usualGain(segments: readonly string[], kind: string): number | undefined {
     const wanted = new Set(segments);
-    const votes = new Map<number, number>();
+    // per gain: how many of the segments have it, and its last use (two gains as common: the later)
+    const votes = new Map<number, { count: number; used: number }>();
     for (const entry of this.entries.values()) {
       if (entry.kind !== kind || entry.gainDb === null || !wanted.has(entry.segment)) continue;
-      votes.set(entry.gainDb, (votes.get(entry.gainDb) ?? 0) + 1);
+      const vote = votes.get(entry.gainDb) ?? { count: 0, used: 0 };
+      votes.set(entry.gainDb, { count: vote.count + 1, used: Math.max(vote.used, entry.used) });
     }
-    return [...votes].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
+    return [...votes].sort(([, a], [, b]) => b.count - a.count || b.used - a.used)[0]?.[0];
   }
 
   /** Bytes held. */
