@@ -115,10 +115,12 @@ export async function keptGain(
   plan: GainPlan,
   previous: number | undefined,
   loudnessAt: (gainDb: number, pass: number) => Promise<number>,
+  /** The limited book's loudness at the previous gain: segments.ts encodes at it, the likely outcome. */
+  previousLoudness: (gainDb: number) => Promise<number> = (gainDb) => loudnessAt(gainDb, 0),
 ): Promise<number> {
   if (previous !== undefined) {
     const limitedThen = plan.measured.truePeakDbtp + previous > goal.ceilingDbtp;
-    const lufs = limitedThen ? await loudnessAt(previous, 0) : plan.measured.integratedLufs + previous;
+    const lufs = limitedThen ? await previousLoudness(previous) : plan.measured.integratedLufs + previous;
     if (Math.abs(goal.targetLufs - lufs) < CLOSE_ENOUGH_LU) return previous;
   }
   if (!plan.limited) return quantiseGain(plan.gainDb);

@@ -54,6 +54,9 @@ async function segmentKey(segment: Segment): Promise<string> {
 
 /** One book's segments, each looked up in the store before a thread is asked. */
 class BookSegments {
+  /** The store's keys of what this export made (the rest it found kept). */
+  readonly made = new Set<string>();
+
   private constructor(
     private readonly work: SegmentWork,
     readonly segments: Segment[],
@@ -88,11 +91,11 @@ class BookSegments {
     const { store } = this.work;
     const make = async (i: number, segment: Segment, key: string, label: EntryLabel) => {
       const kept = (await store.get(key)) ?? (or === undefined ? null : await store.get(this.entryKey(i, or, gainDb)));
-      if (kept && kind.startsWith('aac')) store.counts.reused++;
       if (kept) return kept;
       await before(segment);
       const result = await this.work.pool.run(task(segment, key), this.signal);
       await store.put(key, label, result);
+      this.made.add(key);
       return result;
     };
     return Promise.all(
@@ -138,18 +141,24 @@ export async function segmentedM4b(
     const results = await book.all(`limited:${goal.ceilingDbtp}`, gainDb, task, passes[pass]!, { or: encodeKind });
     return gatedLoudness(results.map((r) => r.blocks)).integratedLufs;
   };
-  const gainDb = await keptGain(goal, plan, work.store.usualGain(book.keys, encodeKind), limitedAt);
-
-  const encodeTask = (segment: Segment, key: string): SegmentTask => ({
-    segment,
-    gainDb,
-    ceilingDbtp: goal.ceilingDbtp,
-    encode: { bitrateKbps: sink.bitrateKbps, file: work.store.partialFrames(key) },
-  });
   // what a segment's frames take is asked of the disk ledger before its thread writes them
   const room = (segment: Segment) => sink.room(estimateExportBytes(segment.length / segment.sampleRate, sink.bitrateKbps));
-  const encoded = await book.all(encodeKind, gainDb, encodeTask, phase(0.3, 0.97), { before: room });
-  const files = encoded.map((_, i) => work.store.framesFile(book.entryKey(i, encodeKind, gainDb)));
+  const encodeAt = (gainDb: number) => {
+    const task = (segment: Segment, key: string): SegmentTask => ({
+      segment,
+      gainDb,
+      ceilingDbtp: goal.ceilingDbtp,
+      encode: { bitrateKbps: sink.bitrateKbps, file: work.store.partialFrames(key) },
+    });
+    return book.all(encodeKind, gainDb, task, phase(0.3, 0.97), { before: room });
+  };
+  // a changed chapter is encoded at the last export's gain at once: its encode measures it too
+  const previousLoudness = async (gainDb: number) => gatedLoudness((await encodeAt(gainDb)).map((r) => r.blocks)).integratedLufs;
+  const gainDb = await keptGain(goal, plan, work.store.usualGain(book.keys, encodeKind), limitedAt, previousLoudness);
+  const encoded = await encodeAt(gainDb);
+  const keys = encoded.map((_, i) => book.entryKey(i, encodeKind, gainDb));
+  work.store.counts.reused += new Set(keys.filter((key) => !book.made.has(key))).size;
+  const files = keys.map((key) => work.store.framesFile(key));
   await joinFrames(encoded, files, sink);
   return {
     measured,
