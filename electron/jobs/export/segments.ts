@@ -14,6 +14,7 @@
  * rest in one pass too.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dependencies } from '../../../package.json';
@@ -66,6 +67,8 @@ class BookSegments {
 
   static async of(parts: readonly BookPart[], layout: BookLayout, work: SegmentWork, signal: AbortSignal): Promise<BookSegments> {
     const segments = parts.map((_, i) => segmentOf(parts, layout, i));
+    // each segment's task listens to the export's signal while it waits for a thread: 500 chapters, 500 listeners
+    setMaxListeners(10 + segments.length, signal);
     return new BookSegments(work, segments, await Promise.all(segments.map(segmentKey)), signal);
   }
 
