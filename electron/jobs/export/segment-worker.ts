@@ -10,6 +10,10 @@ import { createEncoder } from '../../audio/encode/encoder';
 import { LoudnessMeter } from '../../audio/loudness';
 import { segmentSamples, type Segment } from './book-audio';
 import { conditioned } from './normalise';
+import { lowerThisThreadsPriority } from '../../engines/thread-priority';
+
+// an export is batch work: every core it takes, it gives up to the gateway's requests first
+lowerThisThreadsPriority();
 
 export interface SegmentTask {
   segment: Segment;
