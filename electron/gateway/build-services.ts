@@ -6,6 +6,7 @@ import { SegmentStore } from '../jobs/export/segment-store';
 import { ProjectStore } from '../projects/store';
 import { CompareService } from '../services/compare-sessions';
 import { ExportService } from '../services/exports';
+import { JobRerenders } from '../services/job-rerender';
 import { JobService } from '../services/jobs';
 import { LexiconService } from '../services/lexicon';
 import { OpenAISpeechService } from '../services/openai-speech';
@@ -27,6 +28,7 @@ export interface Services {
   settings: SettingsService;
   lexicon: LexiconService;
   jobs: JobService;
+  rerenders: JobRerenders;
   exports: ExportService;
   synthesis: SynthesisService;
   projects: ProjectService;
@@ -53,6 +55,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const voiceLibrary = await openVoiceLibrary(core, () => settings.current().voice_catalog_url);
   disposers.add('the voice installs', () => voiceLibrary.close());
   const jobs = new JobService(store, runner, registry, () => settings.limits().retentionHours, lexicon);
+  const rerenders = new JobRerenders({ jobs, store, runner, registry, lexicon, cache: core.renderCache, concurrency: core.pool.threads });
   const projectStore = new ProjectStore(core.db);
   // a chapter's title names its file in a ZIP export, without the book's title before it
   // an M4B's segments are encoded on threads of their own, from the bundle beside the engines' one
@@ -108,7 +111,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
     dataDir: config.dataDir,
   });
   const renderCache = new RenderCacheService(core.renderCache);
-  return { settings, lexicon, jobs, exports, synthesis, projects, openaiSpeech, voiceLibrary, compare, renderCache };
+  return { settings, lexicon, jobs, rerenders, exports, synthesis, projects, openaiSpeech, voiceLibrary, compare, renderCache };
 }
 
 /** The voice library, installing into the first models folder; what an install killed mid-way left goes first. */

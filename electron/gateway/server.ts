@@ -10,6 +10,7 @@ import type { FleetEngines } from '../jobs/redis/fleet-engines';
 import type { CompareService } from '../services/compare-sessions';
 import type { RenderCacheService } from '../services/render-cache';
 import type { ExportService } from '../services/exports';
+import type { JobRerenders } from '../services/job-rerender';
 import type { JobService } from '../services/jobs';
 import type { LexiconService } from '../services/lexicon';
 import type { OpenAISpeechService } from '../services/openai-speech';
@@ -47,6 +48,7 @@ export interface ServerDeps {
   registry: EngineRegistry;
   synthesis: SynthesisService;
   jobs: JobService;
+  rerenders: JobRerenders;
   exports: ExportService;
   /** The OpenAI-compatible dialect under /v1. */
   openaiSpeech: OpenAISpeechService;
@@ -131,6 +133,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(synthesisRoutes, { synthesis: deps.synthesis, slots: slots.encoders });
   await app.register(jobRoutes, {
     jobs: deps.jobs,
+    rerenders: deps.rerenders,
     hasKey: (request) => hasKey(request, deps.apiKey),
     slots,
     ...(deps.voiceLibrary ? { voiceEvents: subscriber(deps.voiceLibrary) } : {}),

@@ -22,7 +22,7 @@ import { LocalChunkQueue } from './local-chunk-queue';
 import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
 import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type NewChunk } from './rows';
 import type { JobStore } from './store';
-import type { BaseAudio } from './base-audio/reuse';
+import type { BaseAudio, BaseSlices } from './base-audio/reuse';
 import type { RenderCache } from './render-cache/cache';
 import { cachedSynthesizer } from './render-cache/synthesizer';
 
@@ -127,10 +127,11 @@ export class JobRunner extends EventEmitter<JobChanges> {
 
   /**
    * A job whose chunks are made already, each with its own voice and prosody (SSML). With several
-   * voices, `job.sampleRate` is the job's: chunks of other rates are brought to it.
+   * voices, `job.sampleRate` is the job's: chunks of other rates are brought to it. `base`: a done
+   * job whose audio gives the chunks it has a slice for theirs (a job re-rendered, base-audio/).
    */
-  enqueueChunks(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
-    return this.admit(resolved, chunks, job);
+  enqueueChunks(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob, base?: BaseSlices): Promise<JobRow> {
+    return this.admit(resolved, chunks, job, base);
   }
 
   /** A new job with the text and settings of an earlier one. */
@@ -258,21 +259,29 @@ export class JobRunner extends EventEmitter<JobChanges> {
     return this.stopping;
   }
 
-  private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob): Promise<JobRow> {
+  private async admit(resolved: ResolvedVoice, chunks: NewChunk[], job: NewJob, base?: BaseSlices): Promise<JobRow> {
     await this.queue.assertServes?.(resolved.voice.id);
     if (this.queue.assertServes && chunks.some((chunk) => chunk.own && chunk.own.voice !== resolved.voice.id)) {
       // worker hosts take a job's chunks by the job's voice (jobs/redis/)
       throw new ApiError('invalid_request', 'A job of several voices runs on the embedded queue only, not on worker hosts.');
     }
-    const { store, baseAudio } = this.options;
+    const { store } = this.options;
     let row = await admitJob({ store, disk: this.options.disk, bounds: this.options }, resolved, chunks, job);
-    if (job.series?.base && baseAudio && (await baseAudio.reuse(row.id, job.series.base)) > 0) row = store.get(row.id)!;
+    if ((await this.takeBase(row.id, job, base)) > 0) row = store.get(row.id)!;
     // before it is queued, so that its "added" comes before any progress of it (BullMQ's "added")
     this.emit('job', { type: 'added', job: row });
     this.activate(row);
     // chunks it took from an earlier render: written now
     if (this.started && row.chunks_done > 0) this.assembler.chunkSaved(row.id);
     return row;
+  }
+
+  /** Chunks a new job takes from a done job's audio instead of synthesizing them: the slices given, or its chapter's last render aligned. */
+  private async takeBase(jobId: string, job: NewJob, base: BaseSlices | undefined): Promise<number> {
+    const { baseAudio } = this.options;
+    if (!baseAudio) return 0;
+    if (base) return baseAudio.take(jobId, base.jobId, base.slices);
+    return job.series?.base ? baseAudio.reuse(jobId, job.series.base) : 0;
   }
 
   private activate(row: JobRow): void {

@@ -75,9 +75,9 @@ export async function reRenderSentence(
     return [span[0] + textShift, span[1] + textShift, span[2] + chunkShift, span[3] + chunkShift, ...span.slice(4)] as SentenceSpan;
   });
 
-  // a chapter's sentence through the render cache, as its renders: an edit back is not synthesized again
+  // through the render cache, whatever the job: an edit back is not synthesized again
   const engines = (id: string, chunks: ChunkRow[], aborted: AbortSignal) => synthesizeChunks(deps, id, chunks, aborted);
-  const synthesize = deps.cache ? cachedSynthesizer({ ...deps, cache: deps.cache }, engines) : engines;
+  const synthesize = deps.cache ? cachedSynthesizer({ ...deps, cache: deps.cache }, engines, 'every-job') : engines;
   const [produced] = await synthesize(job.id, [{ ...store.chunk(job.id, chunkIdx)!, text }], signal);
   // at the job's rate, as the runner saves a chunk of another voice (SSML)
   const sampleRate = job.sample_rate!;

@@ -278,7 +278,7 @@ export class JobService {
   }
 
   /** A done job whose audio can be served, or the reason it cannot. */
-  private async playableRow(id: string): Promise<JobRow> {
+  async playableRow(id: string): Promise<JobRow> {
     const row = await this.withAudioChecked(this.row(id));
     if (row.state === 'failed') throw new ApiError('job_failed', `Job ${id} failed: ${row.error_message ?? 'unknown error'}`);
     if (row.state !== 'done') {

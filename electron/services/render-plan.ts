@@ -64,9 +64,14 @@ export function planRender(deps: PlanDeps, project: ProjectRow, voice: PlanVoice
   }
   const sentences = planned.reduce((sum, c) => sum + c.sentences, 0);
   const characters = planned.reduce((sum, c) => sum + c.characters, 0);
-  const pace = deps.cache?.pace.of(adapter.id) ?? null;
-  const seconds = pace === null ? null : Math.round((10 * (pace * characters)) / deps.concurrency) / 10;
+  const seconds = estimateSeconds(deps, adapter.id, characters);
   return { chapters: planned, sentences, characters, seconds, summary: summary(planned.length, sentences, seconds) };
+}
+
+/** About how long an engine takes to speak `characters`, at the pace it spoke renders' sentences; null before it spoke any. */
+export function estimateSeconds(deps: Omit<PlanDeps, 'jobStore'>, engine: string, characters: number): number | null {
+  const pace = deps.cache?.pace.of(engine) ?? null;
+  return pace === null ? null : Math.round((10 * (pace * characters)) / deps.concurrency) / 10;
 }
 
 /** Each sentence as spoken: rewritten where the index says an entry may apply, else as written. */
@@ -101,7 +106,8 @@ function summary(chapters: number, sentences: number, seconds: number | null): s
   return seconds === null ? spoken : `${spoken}, about ${duration(seconds)}`;
 }
 
-function duration(seconds: number): string {
+/** A duration as a plan says it: "40 s", "12 min", "1.5 h". */
+export function duration(seconds: number): string {
   if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3600).toFixed(1)} h`;

@@ -16,6 +16,7 @@ import {
 } from '../jobs';
 import { SubtitleQuery } from '../exports';
 import { TTS_ROOT } from '../paths';
+import { JobRerenderAccepted, JobRerenderPlan } from '../render-plan';
 import { JobAccepted } from '../synthesis';
 import { mediaAnswer, pathOf, routeGroup } from './route';
 import { audioAnswer } from './synthesis';
@@ -84,6 +85,24 @@ export const jobsApi = routeGroup('jobs', {
     responses: { 202: JobAccepted },
     errors: [404, 429, 507],
   },
+  getJobRerenderPlan: {
+    method: 'GET',
+    path: `${job}/rerender-plan`,
+    summary:
+      'What a re-render of a finished job with the lexicon as it is now would synthesize: its sentences said differently from its audio',
+    params: JobParams,
+    responses: { 200: JobRerenderPlan },
+    errors: [404, 409, 410, 422],
+  },
+  rerenderJob: {
+    method: 'POST',
+    path: `${job}/rerender`,
+    summary:
+      'Say a finished job again with the lexicon as it is now, as a new job: every sentence said as before is taken from its audio, the others from the render cache or the engine',
+    params: JobParams,
+    responses: { 202: JobRerenderAccepted },
+    errors: [404, 409, 410, 422, 429, 507],
+  },
   getJobAudio: {
     method: 'GET',
     path: `${job}/audio`,
@@ -145,4 +164,5 @@ export const jobAudioPath = (id: string) => pathOf(jobsApi.getJobAudio, { id });
 export const jobPeaksPath = (id: string) => pathOf(jobsApi.getJobPeaks, { id });
 export const jobTimingsPath = (id: string) => pathOf(jobsApi.getJobTimings, { id });
 export const jobSentencePath = (id: string, n: number) => pathOf(jobsApi.editJobSentence, { id, n });
+export const jobRerenderPath = (id: string) => pathOf(jobsApi.rerenderJob, { id });
 export const jobEventsPath = (id: string) => pathOf(jobsApi.streamJobEvents, { id });

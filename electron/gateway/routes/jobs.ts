@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { API, AUDIO_MEDIA, jobAudioFileName, SUBTITLE_MEDIA, type JobEvent, type VoiceEvent } from '../../contract';
 import type { JobEventFeed } from '../../services/job-events';
+import type { JobRerenders } from '../../services/job-rerender';
 import type { JobService } from '../../services/jobs';
 import { presentedKey } from '../plugins/auth';
 import { serve } from '../serve-route';
@@ -13,6 +14,7 @@ import { contentDisposition, sendJobAccepted } from './replies';
 
 export interface JobRouteOptions {
   jobs: JobService;
+  rerenders: JobRerenders;
   hasKey: (request: FastifyRequest) => boolean;
   /** Voice installs, carried by the stream of all events beside the jobs'. */
   voiceEvents?: (listener: (event: VoiceEvent) => void) => () => void;
@@ -30,7 +32,7 @@ function* pages<T, U>(backlog: Iterable<T[]>, map: (item: T) => U): Generator<U[
   for (const page of backlog) yield page.map(map);
 }
 
-export const jobRoutes: FastifyPluginAsync<JobRouteOptions> = async (app, { jobs, hasKey, voiceEvents, slots }) => {
+export const jobRoutes: FastifyPluginAsync<JobRouteOptions> = async (app, { jobs, rerenders, hasKey, voiceEvents, slots }) => {
   /** A stream holds one of its key's slots until it ends (the auth hook has checked the key). */
   const openStream = (request: FastifyRequest, reply: FastifyReply, feed: EventFeed) => {
     const release = slots.eventStreams.take(presentedKey(request)!);
@@ -73,6 +75,13 @@ export const jobRoutes: FastifyPluginAsync<JobRouteOptions> = async (app, { jobs
   });
 
   serve(app, API.retryJob, async (request, reply) => sendJobAccepted(reply, (await jobs.retry(request.params.id)).job_id));
+
+  serve(app, API.getJobRerenderPlan, async (request) => rerenders.plan(request.params.id));
+
+  serve(app, API.rerenderJob, async (request, reply) => {
+    const { job, sentences, reused } = await rerenders.rerender(request.params.id);
+    return sendJobAccepted(reply, job.job_id, { sentences, reused });
+  });
 
   serve(app, API.getJobAudio, async (request, reply) => {
     const { id } = request.params;

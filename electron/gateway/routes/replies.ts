@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, exportPath, jobPath } from '../../contract';
 
-/** The receipt of a job taken up (a long text, a retry): 202, with where to follow it. */
-export function sendJobAccepted(reply: FastifyReply, jobId: string) {
+/** The receipt of a job taken up (a long text, a retry, a re-render): 202, with where to follow it, and what `more` the route says. */
+export function sendJobAccepted(reply: FastifyReply, jobId: string, more: Record<string, unknown> = {}) {
   const poll = jobPath(jobId);
   return reply
     .code(202)
     .header('location', poll)
-    .send({ job_id: jobId, poll, status: 'running' as const });
+    .send({ job_id: jobId, poll, status: 'running' as const, ...more });
 }
 
 /** RFC 8187's attr-char: what a `filename*` value may carry unencoded. */

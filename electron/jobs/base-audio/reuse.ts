@@ -1,4 +1,5 @@
 import { link, mkdir, rm } from 'node:fs/promises';
+import type { SampleRange } from '../../audio/pauses';
 import type { Statement } from 'better-sqlite3';
 import { statementCache, type Db } from '../../storage/database';
 import { PRIVATE_DIR_MODE } from '../../storage/private-files';
@@ -25,6 +26,32 @@ export function reusable(
   return base.voice === id && base.local_voice === local_voice && base.rate === rate && base.pitch === pitch && base.volume === volume;
 }
 
+/** Samples of a done job's WAV that a chunk of a new job takes as its audio. */
+export interface BaseSlice {
+  /** Where they start in the base's samples. */
+  offset: number;
+  samples: number;
+  /** Each sentence of the chunk in them, from their start; null: not known. */
+  sentenceSamples: SampleRange[] | null;
+}
+
+/** A done job, and for each chunk of a new job the slice of its audio the chunk takes, or null. */
+export interface BaseSlices {
+  jobId: string;
+  slices: readonly (BaseSlice | null)[];
+}
+
+/** Where each chunk of a done job starts in its audio: the chunks before it and the pauses after them. */
+export function chunkOffsets(layout: readonly Pick<ChunkTimingLayout, 'samples' | 'pause_ms'>[], sampleRate: number): number[] {
+  const offsets: number[] = [];
+  let at = 0;
+  for (const [i, chunk] of layout.entries()) {
+    offsets.push(at);
+    at += (chunk.samples ?? 0) + pauseAfter(chunk.pause_ms, i === layout.length - 1, sampleRate);
+  }
+  return offsets;
+}
+
 /**
  * A chapter rendered again takes what did not change from its earlier render (its base): each of
  * the new job's chunks said exactly as a chunk of the base is recorded done at once, its audio to
@@ -49,32 +76,42 @@ export class BaseAudio {
    * prosody.
    */
   async reuse(jobId: string, baseId: string): Promise<number> {
-    const job = this.store.get(jobId)!;
     const base = this.store.get(baseId);
-    if (!reusable(base, job)) return 0;
+    if (!reusable(base, this.store.get(jobId)!)) return 0;
     const old = this.store.timingLayout(base.id);
     if (old.some((chunk) => chunk.samples === null)) return 0;
     const next = this.store.timingLayout(jobId);
     const matched = alignChunks(old.map(chunkKey), next.map(chunkKey));
-    if (matched.every((m) => m === null)) return 0;
-    if (!(await this.linkBase(baseId, jobId))) return 0;
+    const offsets = chunkOffsets(old, base.sample_rate);
+    return this.take(
+      jobId,
+      baseId,
+      matched.map((i) => {
+        if (i === null) return null;
+        const chunk = old[i]!;
+        return { offset: offsets[i]!, samples: chunk.samples!, sentenceSamples: chunk.sentence_samples };
+      }),
+    );
+  }
 
-    const offsets: number[] = [];
-    let at = 0;
-    for (const [i, chunk] of old.entries()) {
-      offsets.push(at);
-      at += chunk.samples! + pauseAfter(chunk.pause_ms, i === old.length - 1, base.sample_rate);
-    }
+  /**
+   * Marks each chunk of the newly admitted job `jobId` given a slice of the done job `baseId`'s
+   * audio as done, its audio that slice, in one transaction; returns how many. None when the base
+   * has no usable WAV, or another voice or prosody.
+   */
+  async take(jobId: string, baseId: string, slices: readonly (BaseSlice | null)[]): Promise<number> {
+    const base = this.store.get(baseId);
+    if (!reusable(base, this.store.get(jobId)!) || slices.every((s) => s === null)) return 0;
+    if (!(await this.linkBase(baseId, jobId))) return 0;
     const mark = this.prepare(
       'UPDATE chunks SET done = 1, samples = ?, sentence_samples = ?, base_offset = ? WHERE job_id = ? AND idx = ? AND done = 0',
     );
     let reused = 0;
     this.db.transaction(() => {
-      matched.forEach((i, idx) => {
-        if (i === null) return;
-        const chunk = old[i]!;
-        const sentences = chunk.sentence_samples && JSON.stringify(chunk.sentence_samples);
-        reused += mark.run(chunk.samples, sentences, offsets[i], jobId, idx).changes;
+      slices.forEach((slice, idx) => {
+        if (slice === null) return;
+        const sentences = slice.sentenceSamples && JSON.stringify(slice.sentenceSamples);
+        reused += mark.run(slice.samples, sentences, slice.offset, jobId, idx).changes;
       });
       this.prepare('UPDATE jobs SET chunks_done = chunks_done + ?, sample_rate = ? WHERE id = ?').run(reused, base.sample_rate, jobId);
     })();

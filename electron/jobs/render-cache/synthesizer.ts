@@ -14,14 +14,22 @@ export interface CachedSynthesisDeps {
 }
 
 /**
+ * Which jobs' chunks go through the cache: those of a series (a project's chapter, a job
+ * re-rendered), or every job's (a sentence edited: a change, never a first take).
+ */
+export type CacheScope = 'series' | 'every-job';
+
+/**
  * The chunk synthesizer of the embedded queue, in front of the engines. The chunks of a job of a
  * series (a project's chapter: a sentence each) are looked up by their key first; only what the
  * cache does not hold is synthesized, each key once however many chunks of the unit or of other
  * jobs ask for it at the same time, and kept in the cache for the next render. Other jobs go
  * straight to the engines: a client that sends a text twice may want another take (a neural
- * voice says it differently each time), and their chunks of several sentences rarely repeat.
+ * voice says it differently each time), and their chunks of several sentences rarely repeat. A
+ * job re-rendered (services/job-rerender.ts) is a series of its own, and a sentence edit takes
+ * the cache whatever its job: both are changes to audio already made, not a first take.
  */
-export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSynthesizer): ChunkSynthesizer {
+export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSynthesizer, scope: CacheScope = 'series'): ChunkSynthesizer {
   /** Keys being synthesized, until their audio is in the cache: a chunk of the same key waits for it. */
   const inFlight = new Map<string, Promise<Pcm>>();
 
@@ -32,7 +40,7 @@ export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSy
   };
 
   return async (jobId, chunks, signal) => {
-    const keys = keysOf(deps, jobId, chunks);
+    const keys = keysOf(deps, jobId, chunks, scope);
     if (!keys) return synthesize(jobId, chunks, signal);
     const found = await Promise.all(keys.map(lookUp));
     const firstOfKey = new Map<string, number>();
@@ -74,12 +82,12 @@ export function cachedSynthesizer(deps: CachedSynthesisDeps, synthesize: ChunkSy
 }
 
 /**
- * Each chunk's key in the cache; null for a job outside a series, and when the engine of a chunk
- * is gone (it fails as the engines' path says).
+ * Each chunk's key in the cache; null for a job outside a series (unless `scope` takes every job),
+ * and when the engine of a chunk is gone (it fails as the engines' path says).
  */
-function keysOf(deps: CachedSynthesisDeps, jobId: string, chunks: ChunkRow[]): string[] | null {
+function keysOf(deps: CachedSynthesisDeps, jobId: string, chunks: ChunkRow[], scope: CacheScope): string[] | null {
   const job = deps.store.get(jobId)!;
-  if (job.series === null) return null;
+  if (job.series === null && scope === 'series') return null;
   try {
     return chunks.map((chunk) => {
       const { adapter, request } = chunkRequest(deps.registry, job, chunk);
