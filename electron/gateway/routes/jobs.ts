@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { API, AUDIO_MEDIA, jobAudioFileName, SUBTITLE_MEDIA, type JobEvent, type VoiceEvent } from '../../contract';
@@ -30,6 +30,15 @@ function jobEvents(feed: JobEventFeed): EventFeed {
 /** Each page of `backlog` mapped, read only when asked for (as the feed reads it). */
 function* pages<T, U>(backlog: Iterable<T[]>, map: (item: T) => U): Generator<U[]> {
   for (const page of backlog) yield page.map(map);
+}
+
+/** A finished job said again with the lexicon as it is now: what it would cost, and the new job. */
+function rerenderRoutes(app: FastifyInstance, rerenders: JobRerenders): void {
+  serve(app, API.getJobRerenderPlan, async (request) => rerenders.plan(request.params.id));
+  serve(app, API.rerenderJob, async (request, reply) => {
+    const { job, sentences, reused } = await rerenders.rerender(request.params.id);
+    return sendJobAccepted(reply, job.job_id, { sentences, reused });
+  });
 }
 
 export const jobRoutes: FastifyPluginAsync<JobRouteOptions> = async (app, { jobs, rerenders, hasKey, voiceEvents, slots }) => {
@@ -76,12 +85,7 @@ export const jobRoutes: FastifyPluginAsync<JobRouteOptions> = async (app, { jobs
 
   serve(app, API.retryJob, async (request, reply) => sendJobAccepted(reply, (await jobs.retry(request.params.id)).job_id));
 
-  serve(app, API.getJobRerenderPlan, async (request) => rerenders.plan(request.params.id));
-
-  serve(app, API.rerenderJob, async (request, reply) => {
-    const { job, sentences, reused } = await rerenders.rerender(request.params.id);
-    return sendJobAccepted(reply, job.job_id, { sentences, reused });
-  });
+  rerenderRoutes(app, rerenders);
 
   serve(app, API.getJobAudio, async (request, reply) => {
     const { id } = request.params;
