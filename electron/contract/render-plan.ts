@@ -52,7 +52,11 @@ export const JobRerenderPlan = Type.Object({
   characters: Type.Integer({ minimum: 0, description: 'Their characters as spoken' }),
   seconds: RenderPlan.properties.seconds,
   texts: Type.Array(ChangedSentence, { description: `The changed sentences, in reading order, the first ${RENDER_PLAN_LISTED}` }),
-  summary: Type.String({ description: 'In words: "3 sentences, about 2 s"' }),
+  summary: Type.String({ description: 'In words: "3 sentences to synthesize, about 2 s"' }),
+  speaking: Type.Object(
+    { voice: Type.String(), rate: Type.Number(), pitch: Type.Number(), volume: Type.Number() },
+    { description: 'The voice and prosody of the job: POST /preview with these and a sentence says it as the re-render will' },
+  ),
 });
 export type JobRerenderPlan = Static<typeof JobRerenderPlan>;
 

@@ -108,7 +108,8 @@ export class JobRerenders {
     const changed = rerender.slices.filter((slice) => slice === null).length;
     const sentences = counted.size;
     const seconds = estimateSeconds(this.deps, resolved.adapter.id, characters);
-    return { changed, sentences, characters, seconds, texts, summary: summary(changed, sentences, seconds) };
+    const speaking = { voice: row.voice, rate: row.rate, pitch: row.pitch, volume: row.volume };
+    return { changed, sentences, characters, seconds, texts, summary: summary(changed, sentences, seconds), speaking };
   }
 }
 

@@ -6,6 +6,7 @@ import { JobActions } from './JobActions';
 import { JobMeta } from './JobMeta';
 import { JobProgress } from './JobProgress';
 import { JobRenameForm } from './JobRenameForm';
+import { JobRerender } from './JobRerender';
 import { useJobDownload } from './use-job-download';
 import { useJobRename } from './use-job-rename';
 
@@ -84,6 +85,7 @@ export function JobRow({ job, now, onDelete, onRetried, onExport }: Props) {
         onRetried={onRetried}
         onExport={onExport}
       />
+      {job.status === 'done' && job.audio && <JobRerender job={job} name={name} />}
     </li>
   );
 }

@@ -11,6 +11,7 @@ import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { RenderDisk } from './RenderDisk';
 import { useProjectDisk } from './use-project-disk';
 import { useProjectRefresh } from './use-project-refresh';
+import { RenderPlanHint } from './RenderPlanHint';
 import { useRenderPlan } from './use-render-plan';
 
 interface Props {
@@ -68,11 +69,7 @@ export function ProjectView({ project, samples, onChange, onListChange, onError 
       />
       <div className="project-actions">
         <ProjectRenderControls project={project} samples={samples} busy={busy} run={run} onChange={onChange} onStatus={setStatus} />
-        {plan && pending > 0 && project.render.state !== 'rendering' && (
-          <span className="hint" data-testid="render-plan" title={plan.chapters.flatMap((c) => c.texts).join('\n')}>
-            To synthesize: {plan.summary}
-          </span>
-        )}
+        {plan && pending > 0 && project.render.state !== 'rendering' && <RenderPlanHint plan={plan} project={project} />}
         {disk && pending > 0 && <RenderDisk disk={disk} format={project.format} />}
         <button
           type="button"
