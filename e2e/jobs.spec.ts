@@ -119,3 +119,35 @@ test('jobs started elsewhere appear live in the list', async ({ studio: page, ga
   await expect(dock(page).locator('.dock-title strong')).toHaveText(`${title} — English (Great Britain) · eSpeak NG (embedded)`);
   await snap('jobs-started-elsewhere');
 });
+
+test('re-renders a finished job with the lexicon: its changed sentences listened to first, then a new job', async ({
+  studio: page,
+  gateway,
+}) => {
+  const text = 'Branoc rowed out at dawn. The gulls followed his boat. The water was grey. Branoc counted the nets.';
+  const response = await api(gateway, '/api/v1/tts/synthesize', { method: 'POST', body: JSON.stringify({ text, mode: 'job' }) });
+  const { job_id } = (await response.json()) as { job_id: string };
+  const row = page.locator(`li.job[data-job-id="${job_id}"]`);
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const entries = [{ grapheme: 'Branoc', alias: 'Branoc of the seven harbours and the long grey coast', language: 'en' }];
+  expect((await api(gateway, '/api/v1/tts/lexicon', { method: 'PUT', body: JSON.stringify({ entries }) })).status).toBe(200);
+
+  await row.getByRole('button', { name: /^Re-render job .* with the lexicon$/ }).click();
+  await expect(row.getByTestId('rerender-plan')).toHaveText(/^2 sentences to synthesize/);
+  const listen = row.getByRole('button', { name: 'Listen to “Branoc counted the nets.”' });
+  await expect(row.getByRole('button', { name: /^Listen to/ })).toHaveCount(2);
+  // the sentence as the re-render will say it: the alias makes it several seconds
+  await listen.click();
+  expect(await playerReady(page)).toBeGreaterThan(3);
+  await expect(dock(page)).toContainText('Changed sentence · Branoc counted the nets.');
+
+  await row.getByRole('button', { name: 'Re-render', exact: true }).click();
+  const renders = page.locator('li.job');
+  await expect(renders).toHaveCount(2);
+  const rerendered = renders.first();
+  await expect(rerendered).not.toHaveAttribute('data-job-id', job_id);
+  await expect(rerendered).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const jobs = (await (await api(gateway, '/api/v1/tts/jobs')).json()) as { jobs: { job_id: string; duration_s: number }[] };
+  const [made, old] = [jobs.jobs.find((j) => j.job_id !== job_id)!, jobs.jobs.find((j) => j.job_id === job_id)!];
+  expect(made.duration_s).toBeGreaterThan(old.duration_s + 3);
+});
