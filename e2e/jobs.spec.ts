@@ -147,7 +147,7 @@ test('re-renders a finished job with the lexicon: its changed sentences listened
   const rerendered = renders.first();
   await expect(rerendered).not.toHaveAttribute('data-job-id', job_id);
   await expect(rerendered).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-  const jobs = (await (await api(gateway, '/api/v1/tts/jobs')).json()) as { jobs: { job_id: string; duration_s: number }[] };
+  const jobs = (await (await api(gateway, '/api/v1/tts/jobs')).json()) as { jobs: { job_id: string; audio: { duration_s: number } }[] };
   const [made, old] = [jobs.jobs.find((j) => j.job_id !== job_id)!, jobs.jobs.find((j) => j.job_id === job_id)!];
-  expect(made.duration_s).toBeGreaterThan(old.duration_s + 3);
+  expect(made.audio.duration_s).toBeGreaterThan(old.audio.duration_s + 3);
 });

@@ -30,14 +30,13 @@ const ALIASED = [
 const gateways = useTestGateways();
 let gateway: TestGateway;
 
-const send = (method: string, route: string, body?: unknown) =>
-  gateway.api(route, {
-    method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const put = (route: string, body: unknown) =>
+  gateway.api(route, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** The re-render takes no body. */
+const postRerender = (id: string) => gateway.api(`${JOBS}/${id}/rerender`, { method: 'POST' });
 
 async function finishedJob(text: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await send('POST', '/api/v1/tts/synthesize', { text, voice: VOICE, mode: 'job', ...extra });
+  const response = await gateway.post('/api/v1/tts/synthesize', { text, voice: VOICE, mode: 'job', ...extra });
   expect(response.status).toBe(202);
   const { job_id } = (await response.json()) as { job_id: string };
   expect((await waitForJob(gateway, job_id)).status).toBe('done');
@@ -59,7 +58,7 @@ async function plan(id: string): Promise<JobRerenderPlan> {
 }
 
 async function rerender(id: string): Promise<JobRerenderAccepted> {
-  const response = await send('POST', `${JOBS}/${id}/rerender`);
+  const response = await postRerender(id);
   expect(response.status).toBe(202);
   const accepted = (await response.json()) as JobRerenderAccepted;
   expect(response.headers.get('location')).toBe(`${JOBS}/${accepted.job_id}`);
@@ -67,7 +66,7 @@ async function rerender(id: string): Promise<JobRerenderAccepted> {
   return accepted;
 }
 
-const setLexicon = (entries: unknown[]) => send('PUT', '/api/v1/tts/lexicon', { entries });
+const setLexicon = (entries: unknown[]) => put('/api/v1/tts/lexicon', { entries });
 const bytes = (samples: Int16Array) => Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 /** A sentence's samples as its timings place them (milliseconds: a sample either side is left out). */
 const said = (samples: Int16Array, s: SentenceTiming) => samples.subarray(Math.round(s.start_s * RATE) + 2, Math.round(s.end_s * RATE) - 2);
@@ -142,7 +141,7 @@ describe('re-rendering a job with the lexicon', () => {
     gateway = await gateways.start();
     const id = await finishedJob('The bell rang twice. Mara opened the door. Nobody came.');
     const spoken = recordSpoken(gateway, VOICE);
-    const edit = async (text: string) => expect((await send('PUT', `${JOBS}/${id}/sentences/1`, { text })).status).toBe(200);
+    const edit = async (text: string) => expect((await put(`${JOBS}/${id}/sentences/1`, { text })).status).toBe(200);
     await edit('Mara shut the door.');
     await edit('Mara opened the door.');
     expect(spoken.texts).toHaveLength(2);
@@ -157,17 +156,17 @@ describe('re-rendering a job with the lexicon', () => {
       const planned = await gateway.api(`${route}/rerender-plan`);
       expect(planned.status).toBe(404);
       expect(((await planned.json()) as { error: { code: string } }).error.code).toBe('job_not_found');
-      expect((await send('POST', `${route}/rerender`)).status).toBe(404);
+      expect((await gateway.api(`${route}/rerender`, { method: 'POST' })).status).toBe(404);
     }
     const ssml = await finishedJob('<speak>The <say-as interpret-as="characters">BBC</say-as> said so.</speak>', { text_type: 'ssml' });
-    const refused = await send('POST', `${JOBS}/${ssml}/rerender`);
+    const refused = await postRerender(ssml);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/SSML/);
 
     gateway.pauseQueue();
-    const queued = await send('POST', '/api/v1/tts/synthesize', { text: 'Still waiting.', voice: VOICE, mode: 'job' });
+    const queued = await gateway.post('/api/v1/tts/synthesize', { text: 'Still waiting.', voice: VOICE, mode: 'job' });
     const { job_id } = (await queued.json()) as { job_id: string };
-    for (const answer of [await gateway.api(`${JOBS}/${job_id}/rerender-plan`), await send('POST', `${JOBS}/${job_id}/rerender`)]) {
+    for (const answer of [await gateway.api(`${JOBS}/${job_id}/rerender-plan`), await postRerender(job_id)]) {
       expect(answer.status).toBe(409);
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('job_not_finished');
     }
