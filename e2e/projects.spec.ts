@@ -65,6 +65,11 @@ test('projects: a Markdown manuscript in three chapters, rendered, re-rendered a
   await expect(chapterRows(page).nth(1)).toContainText('changed');
   // the one sentence that holds the name, at the pace the engine spoke the others
   await expect(view.getByTestId('render-plan')).toHaveText(/^To synthesize: 1 sentence in 1 chapter, about \d+ s$/);
+  // heard before it renders, as the render will say it
+  await view.getByText('Listen to them').click();
+  await view.getByRole('button', { name: 'Listen to “Zorblat walked to the market.”' }).click();
+  expect(await playerReady(page)).toBeGreaterThan(1);
+  await expect(dock(page)).toContainText('Changed sentence · Zorblat walked to the market.');
   await view.getByRole('button', { name: 'Render 1 chapter' }).click();
   await expect(view.getByText('Rendering 1 chapter.')).toBeVisible();
   await expect(chapterRows(page).filter({ hasText: 'Done' })).toHaveCount(3, { timeout: 60_000 });
