@@ -48,7 +48,12 @@ export class JobRerenders {
   }
 
   /** Queues the re-render; answers the new job, the sentences an engine will speak and those taken from the old audio. */
-  async rerender(id: string): Promise<{ job: Job; sentences: number; reused: number }> {
+  rerender(id: string): Promise<{ job: Job; sentences: number; reused: number }> {
+    // no sentence edit may splice the job's WAV between reading its timings and linking it
+    return this.deps.jobs.whileEditing(id, () => this.queue(id));
+  }
+
+  private async queue(id: string): Promise<{ job: Job; sentences: number; reused: number }> {
     const { row, resolved, rerender, plan } = await this.prepare(id);
     const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
     const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };

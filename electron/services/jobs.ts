@@ -155,11 +155,7 @@ export class JobService {
       throw new ApiError('text_too_long', `text has ${length} characters; the maximum is ${SENTENCE_MAX_CHARS}.`);
     // an index as the path gives it: anything but a plain number names no sentence
     if (!/^[0-9]{1,9}$/.test(index)) throw new ApiError('not_found', `No sentence "${index}" in job ${id}.`);
-    if (this.editing.has(id))
-      throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
-    // taken before the first await: an edit that arrives meanwhile finds it
-    this.editing.add(id);
-    try {
+    return this.whileEditing(id, async () => {
       const row = await this.playableRow(id);
       const sentence = Number(index);
       const written = text.replace(/\s+/g, ' ').trim();
@@ -170,6 +166,20 @@ export class JobService {
       const edited = await reRenderSentence(deps, row, edit, new AbortController().signal);
       for (const observer of this.editObservers) await observer({ jobId: id, span: edited.span, text });
       return toJobView(this.runner.changed(id)!);
+    });
+  }
+
+  /**
+   * Runs `work` as the one change of a job's audio under way (a sentence edit, a re-render reading
+   * it): another while it runs is 409 chunk_in_progress.
+   */
+  async whileEditing<T>(id: string, work: () => Promise<T>): Promise<T> {
+    if (this.editing.has(id))
+      throw new ApiError('chunk_in_progress', `A sentence of job ${id} is being re-rendered; ask again.`, { retryAfterS: 1 });
+    // taken before the first await: an edit that arrives meanwhile finds it
+    this.editing.add(id);
+    try {
+      return await work();
     } finally {
       this.editing.delete(id);
     }
