@@ -24,6 +24,7 @@ import { RssSampler } from '../tools/bench/gateway-probes';
  * 24 MB JSON body is held as its text and its parse. Before, one 1 MB zip took the gateway to 1.1 GB.
  */
 const RSS_CEILING_MB = 1024;
+/** Other clients are answered within this, on an idle machine: the gateway's event loop works less meanwhile. */
 const CONCURRENT_ANSWER_MS = 1000;
 /** A file the thread reads until its heap or deadline (60 s) stops it, on a busy machine. */
 const CASE_TIMEOUT_MS = 180_000;
@@ -91,7 +92,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const client = () => ({ port: Number(new URL(gateway.url).port), apiKey: gateway.apiKey });
+const client = () => ({ port: Number(new URL(gateway.url).port), apiKey: gateway.apiKey, pid: gateway.child.pid! });
 
 function post(route: string, body: string, key = true) {
   const headers = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${gateway.apiKey}` } : {}) };
@@ -111,7 +112,9 @@ describe('hostile documents', () => {
       expect(answer.status).toBe(expected.status);
       if (expected.code) expect([expected.code].flat()).toContain((JSON.parse(answer.body.toString()) as ErrorBody).error.code);
       expect(waits.failed).toBe(0);
-      expect(waits.longestMs).toBeLessThan(CONCURRENT_ANSWER_MS);
+      // the event loop's own CPU time meanwhile bounds the longest wait on an idle machine: a wall
+      // clock would measure the machine's load (2.6 s for a 0.5 s loop, CI beside other test files)
+      expect(waits.loopCpuMs).toBeLessThan(CONCURRENT_ANSWER_MS);
     },
   );
 
@@ -159,7 +162,9 @@ describe('a real manuscript', () => {
       const words = chapters.reduce((sum, c) => sum + c.text.split(/\s+/).length, 0);
       expect(words).toBeGreaterThan(BOOK_WORDS * 0.98);
       expect(waits.failed).toBe(0);
-      expect(waits.longestMs).toBeLessThan(CONCURRENT_ANSWER_MS);
+      // the event loop's own CPU time meanwhile bounds the longest wait on an idle machine: a wall
+      // clock would measure the machine's load (2.6 s for a 0.5 s loop, CI beside other test files)
+      expect(waits.loopCpuMs).toBeLessThan(CONCURRENT_ANSWER_MS);
     },
   );
 });
