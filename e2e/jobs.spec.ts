@@ -132,7 +132,7 @@ test('re-renders a finished job with the lexicon: its changed sentences listened
   const entries = [{ grapheme: 'Branoc', alias: 'Branoc of the seven harbours and the long grey coast', language: 'en' }];
   expect((await api(gateway, '/api/v1/tts/lexicon', { method: 'PUT', body: JSON.stringify({ entries }) })).status).toBe(200);
 
-  await row.getByRole('button', { name: /^Re-render job .* with the lexicon$/ }).click();
+  await row.getByRole('button', { name: /^Re-render with lexicon: job / }).click();
   await expect(row.getByTestId('rerender-plan')).toHaveText(/^2 sentences to synthesize/);
   const listen = row.getByRole('button', { name: 'Listen to “Branoc counted the nets.”' });
   await expect(row.getByRole('button', { name: /^Listen to/ })).toHaveCount(2);

@@ -60,7 +60,7 @@ export function JobRerender({ job, name }: Props) {
           className="small ghost"
           onClick={() => void open()}
           disabled={busy}
-          aria-label={`Re-render job ${name} with the lexicon`}
+          aria-label={`Re-render with lexicon: job ${name}`}
         >
           Re-render with lexicon…
         </button>
