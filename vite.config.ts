@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     root: '.',
     include: ['electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
-    // The two-hour book (synthesized and exported whole: about 45 min on two cores) runs with
+    // The two-hour book (synthesized and exported whole: about 6 min on two cores) runs with
     // `npm run test:book`, not in `npm test`, whose budget is minutes (docs/audiobook.md).
     exclude: process.env.ORATOR_BOOK_TEST ? [] : ['electron/gateway/long-book.test.ts'],
     testTimeout: 60_000,

@@ -3,9 +3,9 @@
  * exceeded" at 99 %, one function argument per AAC frame): Debian's licences as the chapters of a
  * Word manuscript made by pandoc, rendered by the embedded eSpeak NG, exported as M4B and read back
  * by FFmpeg.
- * The one test of the suite that synthesizes hours: 249 s of rendering and 2,513 s of export for
- * 2 h 6 min of speech on a 2-core machine at load 15–30 (the export shared it with two benches); 24
- * hours are built by construction elsewhere (electron/audio/audiobook-day.test.ts).
+ * The one test of the suite that synthesizes hours: 18 s of rendering and 247 s of export for
+ * 2 h 15 min of speech on a 2-core machine at load 7–9 (docs/audiobook.md); 24 hours are built by
+ * construction elsewhere (electron/audio/audiobook-day.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
