@@ -15,7 +15,15 @@ export async function listAvailable(gateway: Gateway, lang: string | undefined, 
   if (list.length === 0) return void process.stderr.write('No voice of the library matches.\n');
   printTable(
     ['ID', 'LANGUAGE', 'QUALITY', 'MB', 'LICENCE', 'STATE', 'NAME'],
-    list.map((v) => [v.id, v.language, v.quality, megabytes(v.size_bytes), v.license.id, v.pinned ? v.state : 'not pinned', v.name]),
+    list.map((v) => [
+      v.id,
+      v.language,
+      v.quality,
+      megabytes(v.size_bytes),
+      v.license.id,
+      v.verification === 'none' ? 'not pinned' : v.state,
+      v.name,
+    ]),
   );
 }
 

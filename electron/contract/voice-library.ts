@@ -31,7 +31,8 @@ export type VoiceLicense = Static<typeof VoiceLicense>;
 
 /**
  * One file of a voice. `url` may be relative to the catalog's own URL (a LAN mirror is a folder).
- * A file the catalog's generator could not pin has null size and hash: it is listed, never installed.
+ * A file the catalog's generator could not pin has null size and hash: it installs only when
+ * `checksums` names its release's checksum list, read at install time (docs/voices.md).
  */
 export const CatalogFile = Type.Object(
   {
@@ -41,6 +42,14 @@ export const CatalogFile = Type.Object(
     md5: Type.Optional(Type.Union([Hex(32), Type.Null()])),
     archive: Type.Optional(Type.Enum(ARCHIVE_KINDS)),
     unpacked_bytes: Type.Optional(Bytes),
+    checksums: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'A checksum list (`<name>\\t<sha256>` lines) naming this file by the last segment of its URL: its sha256 when the catalog pins none',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -78,6 +87,17 @@ export const Catalog = Type.Object(
 );
 export type Catalog = Static<typeof Catalog>;
 
+/** Where an installed file's hash came from: pinned in the catalog, or its release's checksum list read at install. */
+export const HashSource = Type.Union([
+  Type.Object({ kind: Type.Literal('catalog') }),
+  Type.Object({
+    kind: Type.Literal('checksum_list'),
+    url: Type.String({ description: 'The checksum list read' }),
+    fetched_at: Type.String({ description: 'When it was read (ISO 8601)' }),
+  }),
+]);
+export type HashSource = Static<typeof HashSource>;
+
 /** Written last into an installed voice's folder: what was installed, from where, under which licence. */
 export const VOICE_MANIFEST_FILE = 'orator-voice.json';
 export const VoiceManifest = Type.Object({
@@ -93,6 +113,8 @@ export const VoiceManifest = Type.Object({
       size_bytes: Type.Integer(),
       sha256: Type.Optional(Type.String()),
       md5: Type.Optional(Type.String()),
+      /** Absent in manifests written before checksum lists: pinned in the catalog. */
+      hash_source: Type.Optional(HashSource),
     }),
   ),
   speaker_names: Type.Optional(Type.Array(Type.String())),
@@ -101,6 +123,9 @@ export const VoiceManifest = Type.Object({
   installed_at: Type.String(),
 });
 export type VoiceManifest = Static<typeof VoiceManifest>;
+
+export const VERIFICATIONS = ['catalog', 'checksum_list', 'none'] as const;
+export type Verification = (typeof VERIFICATIONS)[number];
 
 export const VOICE_STATES = ['available', 'queued', 'installing', 'installed', 'failed'] as const;
 export type VoiceState = (typeof VOICE_STATES)[number];
@@ -114,7 +139,13 @@ export const LibraryVoice = Type.Object({
   speakers: Type.Integer(),
   size_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Download size with what it requires; null when not pinned' }),
   license: VoiceLicense,
-  pinned: Type.Boolean({ description: 'Every file has a size and a hash: only such voices install' }),
+  pinned: Type.Boolean({ description: 'Every file has a size and a hash in the catalog' }),
+  verification: Type.Enum(VERIFICATIONS, {
+    description:
+      'How its files are verified: hashes pinned in the catalog; some taken from their release checksum list at install; none (not installable)',
+  }),
+  /** Once installed: where its hashes came from (a checksum list when any file's came from one). */
+  hash_source: Type.Optional(HashSource),
   state: Type.Enum(VOICE_STATES),
   bytes_done: Type.Optional(Type.Integer()),
   bytes_total: Type.Optional(Type.Integer()),

@@ -2,9 +2,19 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LibraryVoice } from '../contract';
+import type { LibraryVoice, VoiceManifest } from '../contract';
 import { expectSpeech } from '../testing/audio';
-import { ARCHIVE_ID, HOSTILE_IDS, PIPER_ID, pointAtCatalog, startCatalogServer, type CatalogServer } from '../testing/catalog-server';
+import { createHash } from 'node:crypto';
+import {
+  ARCHIVE_ID,
+  CHECKSUM_LIST_PATH,
+  HOSTILE_IDS,
+  PIPER_ID,
+  pointAtCatalog,
+  startCatalogServer,
+  UNPINNED_IDS,
+  type CatalogServer,
+} from '../testing/catalog-server';
 import { readEvents } from '../testing/events';
 import { useTestGateways, type TestGateway } from '../testing/gateway';
 import { spawnGateway } from '../testing/process';
@@ -215,6 +225,112 @@ describe('the voice library', { timeout: 300_000 }, () => {
     }
     expect((await fetch(gateway.url + LIBRARY, { headers: { authorization: `Bearer ${gateway.adminToken}` } })).status).toBe(401);
     expect((await gateway.api(`${LIBRARY}?quality=medium&state=available`)).status).toBe(200);
+  });
+});
+
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+describe('an archive the catalog does not pin: its sha256 from the release checksum list', { timeout: 300_000 }, () => {
+  const listUrl = () => server.url + CHECKSUM_LIST_PATH;
+  const archiveOf = (id: string) => `/sherpa/tts-models/${id}.tar.bz2`;
+  beforeAll(() => {
+    server.misbehave = {};
+  });
+
+  it('installs it verified against the list read at install time, records where the hash came from, and speaks', async () => {
+    const gateway = await gatewayOnCatalog();
+    const id = UNPINNED_IDS.listed;
+    expect(await entry(gateway, id)).toMatchObject({ pinned: false, verification: 'checksum_list', size_bytes: null, state: 'available' });
+    const before = Date.now();
+    expect((await admin(gateway, `${LIBRARY}/${id}/install`)).status).toBe(202);
+    const voice = await settled(gateway, id);
+    expect(voice).toMatchObject({
+      state: 'installed',
+      voice_id: `sherpa-onnx:${id}`,
+      hash_source: { kind: 'checksum_list', url: listUrl(), fetched_at: expect.any(String) },
+    });
+    expect(Date.parse((voice.hash_source as { fetched_at: string }).fetched_at)).toBeGreaterThanOrEqual(before - 1000);
+    const archive = server.files.get(archiveOf(id))!;
+    const manifest = JSON.parse(await readFile(path.join(gateway.dataDir, 'models', id, 'orator-voice.json'), 'utf8')) as VoiceManifest;
+    expect(manifest.files).toEqual([
+      {
+        url: server.url + archiveOf(id),
+        size_bytes: archive.length,
+        sha256: createHash('sha256').update(archive).digest('hex'),
+        hash_source: voice.hash_source,
+      },
+    ]);
+    const text = 'Verified by the release checksum list.';
+    expect(await speak(gateway, voice.voice_id!, text)).toBe(tinyVitsLength(text) / TINY_VITS.sampleRate);
+    // a voice whose hash the catalog pins says so
+    expect((await admin(gateway, `${LIBRARY}/${ARCHIVE_ID}/install`)).status).toBe(202);
+    expect(await settled(gateway, ARCHIVE_ID)).toMatchObject({
+      state: 'installed',
+      verification: 'catalog',
+      hash_source: { kind: 'catalog' },
+    });
+  });
+
+  it('refuses, downloading nothing, when the list lacks the file, cannot be read, or is huge or binary', async () => {
+    const gateway = await gatewayOnCatalog();
+    server.served.clear();
+    const unlisted = await admin(gateway, `${LIBRARY}/${UNPINNED_IDS.unlisted}/install`);
+    expect(unlisted.status).toBe(409);
+    expect(await errorOf(unlisted)).toEqual({
+      code: 'checksum_not_listed',
+      message: expect.stringMatching(
+        new RegExp(
+          `^The checksum list ${listUrl()} has no line for ${UNPINNED_IDS.unlisted}\\.tar\\.bz2, so Orator cannot verify it and installs nothing\\.`,
+        ),
+      ),
+    });
+    const list = server.files.get(CHECKSUM_LIST_PATH)!;
+    const refusals: [string, Buffer | undefined, RegExp][] = [
+      ['unreachable', undefined, /could not be read: HTTP 404 Not Found\. Nothing was downloaded\.$/],
+      ['binary', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)), /could not be read: it is not UTF-8 text\./],
+      ['not a list', Buffer.from('<html>rate limited</html>\n'), /could not be read: line 1 is not "<name> <sha256>"\./],
+      ['huge', Buffer.concat([list, Buffer.alloc(2 * 1024 * 1024, 'a')]), /could not be read: it is larger than 1048576 bytes\./],
+    ];
+    for (const [why, bytes, reason] of refusals) {
+      if (bytes) server.files.set(CHECKSUM_LIST_PATH, bytes);
+      else server.files.delete(CHECKSUM_LIST_PATH);
+      const refused = await admin(gateway, `${LIBRARY}/${UNPINNED_IDS.listed}/install`);
+      expect(refused.status, why).toBe(502);
+      const error = await errorOf(refused);
+      expect(error.code, why).toBe('voice_source_unreachable');
+      expect(error.message, why).toContain(`The checksum list ${listUrl()}, which holds the hash of ${UNPINNED_IDS.listed}.tar.bz2,`);
+      expect(error.message, why).toMatch(reason);
+    }
+    server.files.set(CHECKSUM_LIST_PATH, list);
+    expect(await entry(gateway, UNPINNED_IDS.listed)).toMatchObject({ state: 'available' });
+    expect([...server.served.keys()].filter((name) => name.endsWith('.tar.bz2'))).toEqual([]);
+    expect(await modelsOf(gateway)).toEqual([]);
+  });
+
+  it('refuses an archive whose bytes differ from the list, naming both hashes, and installs nothing', async () => {
+    const gateway = await gatewayOnCatalog();
+    const id = UNPINNED_IDS.listed;
+    const wrong = Buffer.alloc(server.files.get(archiveOf(id))!.length, 'x');
+    server.misbehave = { replace: { suffix: `${id}.tar.bz2`, bytes: wrong } };
+    expect((await admin(gateway, `${LIBRARY}/${id}/install`)).status).toBe(202);
+    const voice = await settled(gateway, id);
+    server.misbehave = {};
+    expect(voice.state).toBe('failed');
+    expect(voice.error).toMatch(
+      new RegExp(
+        `^${id}\\.tar\\.bz2 has sha256 [0-9a-f]{64}, the checksum list ${listUrl()} says [0-9a-f]{64} \\(downloaded twice; nothing was installed\\)$`,
+      ),
+    );
+    expect(await modelsOf(gateway)).toEqual([]);
+  });
+
+  it('checks the disk with the size the server gives before downloading', async () => {
+    const gateway = await gatewayOnCatalog({ minFreeBytes: 2 ** 50 });
+    server.served.clear();
+    const refused = await admin(gateway, `${LIBRARY}/${UNPINNED_IDS.listed}/install`);
+    expect(refused.status).toBe(507);
+    expect((await errorOf(refused)).code).toBe('insufficient_storage');
+    expect([...server.served.keys()]).toEqual([CHECKSUM_LIST_PATH]);
   });
 });
 

@@ -9,6 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { ApiError } from '../contract/errors';
 import type {
   CatalogVoice,
+  HashSource,
   LibraryVoice,
   VoiceEvent,
   VoiceEventType,
@@ -17,15 +18,8 @@ import type {
   VoiceState,
 } from '../contract/voice-library';
 import type { CatalogStore, LoadedCatalog } from '../voices/catalog';
-import {
-  installDiskKey,
-  installedDir,
-  installVoice,
-  isPinned,
-  readVoiceManifest,
-  reserveForInstall,
-  type InstallDisk,
-} from '../voices/installer';
+import { hashSourceOf, planInstall, verificationOf, type PlannedVoice } from '../voices/install-plan';
+import { installDiskKey, installedDir, installVoice, readVoiceManifest, reserveForInstall, type InstallDisk } from '../voices/installer';
 
 export interface NeuralEngineHooks {
   /** Probes the neural engine again (its voices follow the models folder). */
@@ -57,7 +51,13 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
   private catalog!: LoadedCatalog;
   private byId = new Map<string, CatalogVoice>();
   private readonly installed = new Set<string>();
+  /** Where the hashes of each installed voice came from (its manifest). */
+  private readonly hashSources = new Map<string, HashSource>();
   private readonly queue: string[] = [];
+  /** The files of each queued install, sized and with their hashes (install-plan.ts). */
+  private readonly plans = new Map<string, PlannedVoice[]>();
+  /** Installs being planned (checksum lists and sizes read): a second request waits for the first. */
+  private readonly planning = new Map<string, Promise<void>>();
   private readonly progress = new Map<string, Progress>();
   private readonly failures = new Map<string, string>();
   private active: { id: string; abort: AbortController } | undefined;
@@ -109,21 +109,26 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     if (this.installed.has(target.id)) return { outcome: 'installed', voice: this.view(entry) };
     if (this.stateOf(target.id) === 'queued' || this.stateOf(target.id) === 'installing')
       return { outcome: 'accepted', voice: this.view(entry) };
-    const unpinned = plan.filter((v) => !isPinned(v));
-    if (unpinned.length > 0) {
-      throw new ApiError(
-        'voice_not_pinned',
-        `The catalog has no size and hash for ${unpinned.map((v) => v.id).join(', ')}, and Orator installs only files it can verify. ` +
-          'Use a catalog that pins them (voice_catalog_url), or regenerate the catalog online (docs/voices.md).',
-      );
+    let planning = this.planning.get(target.id);
+    if (!planning) {
+      planning = this.enqueue(target.id, plan).finally(() => this.planning.delete(target.id));
+      this.planning.set(target.id, planning);
     }
-    await reserveForInstall(target.id, plan, this.options.disk);
-    this.failures.delete(target.id);
-    this.progress.set(target.id, { done: 0, total: plan.reduce((sum, v) => sum + v.size_bytes!, 0) });
-    this.queue.push(target.id);
-    this.emitChange('voice-progress', target.id);
-    this.pump();
+    await planning;
     return { outcome: 'accepted', voice: this.view(entry) };
+  }
+
+  /** Sizes the files and takes their hashes (reading checksum lists), sets the disk aside, then queues. */
+  private async enqueue(id: string, voices: CatalogVoice[]): Promise<void> {
+    const plan = await planInstall(voices);
+    await reserveForInstall(id, plan, this.options.disk);
+    this.failures.delete(id);
+    this.plans.set(id, plan);
+    const total = plan.flatMap((voice) => voice.files).reduce((sum, file) => sum + file.size_bytes, 0);
+    this.progress.set(id, { done: 0, total });
+    this.queue.push(id);
+    this.emitChange('voice-progress', id);
+    this.pump();
   }
 
   /** Cancels a queued or running install, or removes an installed voice; a failure is forgotten. */
@@ -132,6 +137,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     const queued = this.queue.indexOf(target.id);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
+      this.plans.delete(target.id);
       this.options.disk.release(installDiskKey(target.id));
       this.progress.delete(target.id);
       this.emitChange('voice-progress', target.id);
@@ -142,6 +148,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       await this.options.engine.release();
       await rm(installedDir(this.options.modelsDir, target.id), { recursive: true, force: true });
       this.installed.delete(target.id);
+      this.hashSources.delete(target.id);
       await this.options.engine.refresh();
       this.emitChange('voice-progress', target.id);
     }
@@ -156,7 +163,10 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
 
   /** Stops the install in progress (the gateway is closing); staging is cleared at the next start. */
   async close(): Promise<void> {
-    for (const id of this.queue.splice(0)) this.options.disk.release(installDiskKey(id));
+    for (const id of this.queue.splice(0)) {
+      this.plans.delete(id);
+      this.options.disk.release(installDiskKey(id));
+    }
     this.active?.abort.abort(new Error('the gateway is stopping'));
     await this.running;
   }
@@ -170,7 +180,9 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     const entries = await readdir(this.options.modelsDir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries.filter((e) => e.isDirectory())) {
       const manifest = await readVoiceManifest(installedDir(this.options.modelsDir, entry.name));
-      if (manifest?.id === entry.name) this.installed.add(entry.name);
+      if (manifest?.id !== entry.name) continue;
+      this.installed.add(entry.name);
+      this.hashSources.set(entry.name, hashSourceOf(manifest.files));
     }
   }
 
@@ -204,6 +216,8 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     const plan = [...(target.requires ?? []).map((id) => this.voice(id)), target];
     const sizes = plan.map((v) => v.size_bytes);
     const state = this.stateOf(target.id);
+    const verification = verificationOf(plan);
+    const hashSource = this.hashSources.get(target.id);
     const progress = this.progress.get(target.id);
     const error = this.failures.get(target.id);
     return {
@@ -215,10 +229,12 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       speakers: voice.speakers,
       size_bytes: sizes.includes(null) ? null : sizes.reduce((a, b) => a! + b!, 0),
       license: voice.license,
-      pinned: plan.every(isPinned),
+      pinned: verification === 'catalog',
+      verification,
       state,
       ...(progress && (state === 'queued' || state === 'installing') ? { bytes_done: progress.done, bytes_total: progress.total } : {}),
       ...(state === 'failed' && error ? { error } : {}),
+      ...(state === 'installed' && hashSource ? { hash_source: hashSource } : {}),
       ...(voice.requires ? { requires: voice.requires } : {}),
       ...(state === 'installed' && voice.engine !== 'component' ? { voice_id: voiceIdOf(voice, target) } : {}),
     };
@@ -243,7 +259,9 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     let lastEvent = 0;
     this.emitChange('voice-progress', id);
     try {
-      for (const voice of this.planOf(this.voice(id))) {
+      for (const voice of this.plans.get(id)!) {
+        // a requirement another install put in place meanwhile (two Matcha voices share a vocoder)
+        if (voice.id !== id && this.installed.has(voice.id)) continue;
         await installVoice(voice, {
           modelsDir: this.options.modelsDir,
           catalog: this.catalog.info,
@@ -259,6 +277,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
           },
         });
         // the target counts as installed once the engine lists it (below), so that its voice answers at once
+        this.hashSources.set(voice.id, hashSourceOf(voice.files));
         if (voice.id !== id) this.installed.add(voice.id);
       }
       await this.options.engine.refresh();
@@ -271,6 +290,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       this.failures.set(id, (error as Error).message);
       this.emitChange('voice-failed', id);
     } finally {
+      this.plans.delete(id);
       this.options.disk.release(installDiskKey(id));
     }
   }

@@ -17,6 +17,12 @@ import { TINY_PIPER, tinyPiperFiles, writeTinyVits } from './tiny-vits';
 
 export const PIPER_ID = `piper-${TINY_PIPER.key}`;
 export const ARCHIVE_ID = `vits-piper-en_US-tiny-low`;
+/**
+ * Archives the catalog does not pin (no size, no sha256): their hash is read from the release's
+ * checksum.txt at install time. The first is listed there, the second is not.
+ */
+export const UNPINNED_IDS = { listed: 'vits-piper-en_US-listed-low', unlisted: 'vits-piper-en_US-unlisted-low' };
+export const CHECKSUM_LIST_PATH = '/sherpa/tts-models/checksum.txt';
 /** An archive whose one entry is a symbolic link, and one whose entry climbs out with "../". */
 export const HOSTILE_IDS = { link: 'vits-piper-en_US-link-low', climb: 'vits-piper-en_US-climb-low' };
 
@@ -39,10 +45,11 @@ async function sherpaArchives(): Promise<Map<string, Buffer>> {
     };
     // the tiny model in a folder named as the archive, as sherpa-onnx's archives are
     const model = await writeTinyVits(work);
-    const renamed = path.join(work, ARCHIVE_ID);
-    await mkdir(renamed);
-    execFileSync('cp', ['-r', `${model}/.`, renamed]);
-    await pack(ARCHIVE_ID, ARCHIVE_ID);
+    for (const id of [ARCHIVE_ID, UNPINNED_IDS.listed, UNPINNED_IDS.unlisted]) {
+      await mkdir(path.join(work, id));
+      execFileSync('cp', ['-r', `${model}/.`, path.join(work, id)]);
+      await pack(id, id);
+    }
     await mkdir(path.join(work, HOSTILE_IDS.link));
     await symlink('/etc/passwd', path.join(work, HOSTILE_IDS.link, 'tokens.txt'));
     await pack(HOSTILE_IDS.link, HOSTILE_IDS.link);
@@ -87,17 +94,18 @@ async function buildFiles(): Promise<Map<string, Buffer>> {
   files.set('/piper/voices.json', Buffer.from(JSON.stringify(voicesJson)));
   const archives = await sherpaArchives();
   for (const [name, bytes] of archives) files.set(`/sherpa/tts-models/${name}`, bytes);
-  const checksums = [...archives].map(([name, bytes]) => `${name}\t${sha256(bytes)}`).join('\n');
-  files.set('/sherpa/tts-models/checksum.txt', Buffer.from(checksums));
+  const listed = [...archives].filter(([name]) => name !== `${UNPINNED_IDS.unlisted}.tar.bz2`);
+  files.set(CHECKSUM_LIST_PATH, Buffer.from(listed.map(([name, bytes]) => `${name}\t${sha256(bytes)}\n`).join('')));
   // Orator's catalog, made by the generator from the mirror's voices.json and checksum.txt, with
-  // URLs relative to the catalog (a mirror is a folder of files and one JSON)
+  // URLs relative to the catalog (a mirror is a folder of files and one JSON); the unpinned
+  // archives get the checksum list's URL instead of a hash
+  const unpinned = new Set(Object.values(UNPINNED_IDS).map((id) => `${id}.tar.bz2`));
   const assets = Object.fromEntries(
-    checksums.split('\n').map((line) => {
-      const [name, hash] = line.split('\t');
-      return [`tts-models/${name}`, { size_bytes: archives.get(name!)!.length, sha256: hash! }];
-    }),
+    listed
+      .filter(([name]) => !unpinned.has(name))
+      .map(([name, bytes]) => [`tts-models/${name}`, { size_bytes: bytes.length, sha256: sha256(bytes) }]),
   );
-  const vits = [ARCHIVE_ID, HOSTILE_IDS.link, HOSTILE_IDS.climb].map((archive) => ({
+  const vits = [ARCHIVE_ID, HOSTILE_IDS.link, HOSTILE_IDS.climb, ...Object.values(UNPINNED_IDS)].map((archive) => ({
     archive,
     lang: 'en_US',
     name: archive.split('-')[3]!,

@@ -57,6 +57,8 @@ function serve(server: FileServer, request: IncomingMessage, response: ServerRes
     etag,
     ...(start > 0 ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
   });
+  // a HEAD (the size of a file whose catalog entry has none) sends no body
+  if (request.method === 'HEAD') return void response.end();
   const count = (bytes: number) => server.served.set(name, (server.served.get(name) ?? 0) + bytes);
   const { cutHalfway, trickle } = server.misbehave;
   if (cutHalfway && name.endsWith(cutHalfway)) {

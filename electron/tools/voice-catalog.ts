@@ -14,6 +14,8 @@ import { Catalog, type CatalogFile, type CatalogVoice, type VoiceLicense } from 
 import { toBcp47 } from '../engines/engine';
 
 const SOURCES = 'resources/voice-sources';
+/** Each sherpa-onnx release's list of `<name>\t<sha256>` lines. */
+const CHECKSUM_LIST = 'checksum.txt';
 const OUTPUT = 'resources/voice-catalog.json';
 
 interface PiperVoice {
@@ -79,6 +81,10 @@ function piperVoices(voices: Record<string, PiperVoice>, { ref, base_url }: Sher
     });
 }
 
+/**
+ * A release asset: pinned when --online read its size and sha256, else with the release's
+ * checksum list, from which the gateway takes its sha256 at install time (docs/voices.md).
+ */
 function releaseFile(sources: SherpaSources, release: string, file: string, archive?: 'tar.bz2'): CatalogFile {
   const asset = sources.release_assets[`${release}/${file}`];
   return {
@@ -86,6 +92,7 @@ function releaseFile(sources: SherpaSources, release: string, file: string, arch
     size_bytes: asset?.size_bytes ?? null,
     sha256: asset?.sha256 ?? null,
     ...(archive ? { archive } : {}),
+    ...(asset ? {} : { checksums: `${sources.sherpa_onnx.release_url}${release}/${CHECKSUM_LIST}` }),
   };
 }
 
@@ -195,9 +202,9 @@ async function pinReleaseAssets(sources: SherpaSources): Promise<void> {
     if (!response.ok) throw new Error(`${release}: HTTP ${response.status}`);
     const { assets } = (await response.json()) as { assets: { name: string; size: number; digest?: string }[] };
     const checksums = new Map<string, string>();
-    const listed = assets.find((a) => a.name === 'checksum.txt');
+    const listed = assets.find((a) => a.name === CHECKSUM_LIST);
     if (listed) {
-      const text = await (await fetch(`${sources.sherpa_onnx.release_url}${release}/checksum.txt`)).text();
+      const text = await (await fetch(`${sources.sherpa_onnx.release_url}${release}/${CHECKSUM_LIST}`)).text();
       for (const line of text.split('\n')) {
         const [name, sha256] = line.trim().split(/\s+/);
         if (name && sha256 && /^[0-9a-f]{64}$/.test(sha256)) checksums.set(name, sha256);
@@ -237,7 +244,7 @@ async function main(): Promise<void> {
   const unpinned = catalog.voices.filter((v) => v.files.some((f) => f.size_bytes === null));
   console.log(
     `${OUTPUT}: ${voices.length} voices in ${new Set(voices.map((v) => v.language)).size} languages; ` +
-      `${unpinned.length} entries not pinned (no size and sha256 for their archive)`,
+      `${unpinned.length} entries not pinned (their sha256 is read from the release's ${CHECKSUM_LIST} at install)`,
   );
 }
 

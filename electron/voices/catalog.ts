@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Value } from 'typebox/value';
 import { ApiError } from '../contract/errors';
 import { Catalog, type CatalogInfo, type CatalogVoice } from '../contract/voice-library';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
+import { failureReason, readBounded } from './fetch-bounded';
 
 /** A catalog larger than this is refused (Orator's own is under 300 KB). */
 export const CATALOG_MAX_BYTES = 32 * 1024 * 1024;
@@ -47,7 +48,11 @@ export function parseCatalog(text: string, url: string): CatalogVoice[] {
       ...voice,
       // the licence too: the studio links to it, and a mirror's copy sits beside the voice's files
       license: { ...voice.license, url: absoluteUrl(voice.license.url, url, 'a licence URL') },
-      files: voice.files.map((file) => ({ ...file, url: absoluteUrl(file.url, url, 'a file URL') })),
+      files: voice.files.map((file) => ({
+        ...file,
+        url: absoluteUrl(file.url, url, 'a file URL'),
+        ...(file.checksums ? { checksums: absoluteUrl(file.checksums, url, 'a checksum list URL') } : {}),
+      })),
     };
   });
 }
@@ -61,23 +66,13 @@ function absoluteUrl(relative: string, base: string, what: string): string {
 /** The text at an http(s) or file:// URL; throws catalog_unreachable with the reason. */
 export async function fetchCatalogText(url: string): Promise<string> {
   try {
-    if (url.startsWith('file:')) {
-      const text = await readFile(fileURLToPath(url), 'utf8');
-      if (Buffer.byteLength(text) > CATALOG_MAX_BYTES) throw new Error(`it is larger than ${CATALOG_MAX_BYTES} bytes`);
-      return text;
-    }
-    const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > CATALOG_MAX_BYTES) throw new Error(`it is larger than ${CATALOG_MAX_BYTES} bytes`);
-    const body = await response.arrayBuffer();
-    if (body.byteLength > CATALOG_MAX_BYTES) throw new Error(`it is larger than ${CATALOG_MAX_BYTES} bytes`);
-    return Buffer.from(body).toString('utf8');
+    return (await readBounded(url, CATALOG_MAX_BYTES, FETCH_TIMEOUT_MS)).toString('utf8');
   } catch (error) {
-    const reason = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
-    throw new ApiError('catalog_unreachable', `The voice catalog at ${url} could not be read: ${reason}. The last catalog read is kept.`, {
-      cause: error,
-    });
+    throw new ApiError(
+      'catalog_unreachable',
+      `The voice catalog at ${url} could not be read: ${failureReason(error)}. The last catalog read is kept.`,
+      { cause: error },
+    );
   }
 }
 

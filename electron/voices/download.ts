@@ -13,6 +13,8 @@ export interface DownloadTarget {
   url: string;
   size: number;
   hash: { algorithm: 'sha256' | 'md5'; hex: string };
+  /** Who gave the size and the hash, for the error ("the catalog", "the checksum list …"). */
+  says?: { size: string; hash: string };
 }
 
 export interface DownloadOptions {
@@ -38,7 +40,8 @@ export class IntegrityError extends Error {}
 const DEFAULT_RESUMES = 5;
 const DEFAULT_IDLE_MS = 60_000;
 
-function fileName(url: string): string {
+/** The file's name: the last segment of its URL, decoded. */
+export function fileName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
 }
 
@@ -90,6 +93,7 @@ async function openSource(url: string, from: number, validatorFile: string, sign
 
 export async function downloadFile(target: DownloadTarget, part: string, options: DownloadOptions = {}): Promise<DownloadResult> {
   const name = fileName(target.url);
+  const says = target.says ?? { size: 'the catalog', hash: 'the catalog' };
   const validatorFile = `${part}.validator`;
   const outer = options.signal ?? new AbortController().signal;
   let fetched = 0;
@@ -122,7 +126,8 @@ export async function downloadFile(target: DownloadTarget, part: string, options
         if (signal.aborted) throw signal.reason;
         clearTimeout(timer);
         timer = setTimeout(() => idle.abort(new Error('the download stalled')), options.idleMs ?? DEFAULT_IDLE_MS);
-        if (have + chunk.length > target.size) throw new IntegrityError(`${name} is larger than the ${target.size} bytes the catalog says`);
+        if (have + chunk.length > target.size)
+          throw new IntegrityError(`${name} is larger than the ${target.size} bytes ${says.size} says`);
         await options.assertRoom?.(chunk.length);
         await file.write(chunk);
         hash.update(chunk);
@@ -141,10 +146,10 @@ export async function downloadFile(target: DownloadTarget, part: string, options
       await file.close();
     }
   }
-  if (have !== target.size) throw new IntegrityError(`${name} has ${have} bytes, the catalog says ${target.size}`);
+  if (have !== target.size) throw new IntegrityError(`${name} has ${have} bytes, ${says.size} says ${target.size}`);
   const actual = hash.digest('hex');
   if (actual !== target.hash.hex) {
-    throw new IntegrityError(`${name} has ${target.hash.algorithm} ${actual}, the catalog says ${target.hash.hex}`);
+    throw new IntegrityError(`${name} has ${target.hash.algorithm} ${actual}, ${says.hash} says ${target.hash.hex}`);
   }
   await rm(validatorFile, { force: true });
   return { fetched };

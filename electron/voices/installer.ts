@@ -7,15 +7,15 @@
  */
 import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VOICE_MANIFEST_FILE, type VoiceManifest, type CatalogFile, type CatalogInfo, type CatalogVoice } from '../contract/voice-library';
+import { VOICE_MANIFEST_FILE, type VoiceManifest, type CatalogInfo } from '../contract/voice-library';
 export { readVoiceManifest } from '../engines/sherpa-onnx/models';
-import { downloadFile, IntegrityError, type DownloadResult } from './download';
+import { downloadFile, fileName, IntegrityError, type DownloadResult, type DownloadTarget } from './download';
+import type { InstallFile, PlannedVoice } from './install-plan';
 import { makePiperReady } from './piper-ready';
 import { unpackInWorker } from './unpack';
 
 export const STAGING_DIR = '.staging';
 
-/** The part of the disk budget (jobs/disk-budget.ts) an install uses. */
 /** The disk ledger (jobs/disk-budget.ts), as installs use it: an install reserves, writes, releases. */
 export interface InstallDisk {
   free(): Promise<number>;
@@ -52,30 +52,38 @@ export async function clearStaging(modelsDir: string): Promise<void> {
 const UNPACKED_GUESS = 2;
 
 /** Disk an install takes at its peak: every download, plus what each archive unpacks to. */
-export function installBytes(voices: CatalogVoice[]): number {
+export function installBytes(voices: PlannedVoice[]): number {
   return voices
     .flatMap((voice) => voice.files)
-    .reduce((sum, file) => sum + file.size_bytes! + (file.archive ? (file.unpacked_bytes ?? UNPACKED_GUESS * file.size_bytes!) : 0), 0);
+    .reduce((sum, file) => sum + file.size_bytes + (file.archive ? (file.unpacked_bytes ?? UNPACKED_GUESS * file.size_bytes) : 0), 0);
 }
 
 /**
  * Sets aside in the disk ledger what the install of `id` will write, before anything is fetched:
  * 507 when it would take the disk below its free minimum beside the work already accepted.
  */
-export async function reserveForInstall(id: string, voices: CatalogVoice[], disk: InstallDisk): Promise<void> {
+export async function reserveForInstall(id: string, voices: PlannedVoice[], disk: InstallDisk): Promise<void> {
   await disk.reserve(installDiskKey(id), installBytes(voices), {
     what: `Installing ${voices.map((v) => v.id).join(' and ')}`,
     advice: 'Free some space first.',
   });
 }
 
-function target(file: CatalogFile) {
-  const hash = file.sha256 ? { algorithm: 'sha256' as const, hex: file.sha256 } : { algorithm: 'md5' as const, hex: file.md5! };
-  return { url: file.url, size: file.size_bytes!, hash };
+function target(file: InstallFile): DownloadTarget {
+  const source = file.hash_source;
+  return {
+    url: file.url,
+    size: file.size_bytes,
+    hash: file.hash,
+    says: {
+      size: file.size_from === 'server' ? 'the server' : 'the catalog',
+      hash: source.kind === 'catalog' ? 'the catalog' : `the checksum list ${source.url}`,
+    },
+  };
 }
 
 /** Downloads a file; a wrong size or hash deletes it and tries once more, then fails naming the file and both hashes. */
-async function fetchVerified(file: CatalogFile, part: string, context: InstallContext): Promise<void> {
+async function fetchVerified(file: InstallFile, part: string, context: InstallContext): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await downloadFile(target(file), part, {
@@ -105,7 +113,7 @@ async function contentRoot(dir: string): Promise<string> {
 }
 
 /** Checks that the folder holds what the voice's engine loads; throws a sentence naming what is missing. */
-async function assertEngineFiles(voice: CatalogVoice, dir: string): Promise<void> {
+async function assertEngineFiles(voice: PlannedVoice, dir: string): Promise<void> {
   const files = await readdir(dir);
   const missing = (what: string) => new Error(`${voice.id} was unpacked without ${what}; nothing was installed`);
   if (voice.engine === 'component') {
@@ -118,7 +126,7 @@ async function assertEngineFiles(voice: CatalogVoice, dir: string): Promise<void
 }
 
 /** A Matcha voice's vocoder: the .onnx in the folder of the component it requires, relative to the voice's folder. */
-async function vocoderOf(voice: CatalogVoice, modelsDir: string): Promise<string | undefined> {
+async function vocoderOf(voice: PlannedVoice, modelsDir: string): Promise<string | undefined> {
   if (voice.engine !== 'matcha') return undefined;
   for (const required of voice.requires ?? []) {
     const dir = installedDir(modelsDir, required);
@@ -128,7 +136,7 @@ async function vocoderOf(voice: CatalogVoice, modelsDir: string): Promise<string
   throw new Error(`${voice.id} needs its vocoder (${(voice.requires ?? []).join(', ')}) installed first`);
 }
 
-export async function installVoice(voice: CatalogVoice, context: InstallContext): Promise<void> {
+export async function installVoice(voice: PlannedVoice, context: InstallContext): Promise<void> {
   const staging = path.join(context.modelsDir, STAGING_DIR, voice.id);
   await rm(staging, { recursive: true, force: true });
   const downloads = path.join(staging, 'downloads');
@@ -148,7 +156,7 @@ export async function installVoice(voice: CatalogVoice, context: InstallContext)
         );
         await rm(part);
       } else {
-        await rename(part, path.join(out, decodeURIComponent(new URL(file.url).pathname.split('/').pop()!)));
+        await rename(part, path.join(out, fileName(file.url)));
       }
     }
     const root = await contentRoot(out);
@@ -162,11 +170,7 @@ export async function installVoice(voice: CatalogVoice, context: InstallContext)
       language: voice.language,
       catalog: { url: context.catalog.url, ...(context.catalog.ref ? { ref: context.catalog.ref } : {}) },
       license: voice.license,
-      files: voice.files.map((f) => ({
-        url: f.url,
-        size_bytes: f.size_bytes!,
-        ...(f.sha256 ? { sha256: f.sha256 } : { md5: f.md5! }),
-      })),
+      files: voice.files.map((f) => ({ url: f.url, size_bytes: f.size_bytes, [f.hash.algorithm]: f.hash.hex, hash_source: f.hash_source })),
       ...(voice.speaker_names ? { speaker_names: voice.speaker_names } : {}),
       ...(vocoder ? { vocoder } : {}),
       installed_at: new Date().toISOString(),
@@ -180,9 +184,4 @@ export async function installVoice(voice: CatalogVoice, context: InstallContext)
     // the staging folder itself goes with its last install (it is not a voice folder to list)
     await rmdir(path.dirname(staging)).catch(() => undefined);
   }
-}
-
-/** Whether every file of the voice has a size and a hash: only such voices are installed. */
-export function isPinned(voice: CatalogVoice): boolean {
-  return voice.files.every((f) => f.size_bytes !== null && Boolean(f.sha256 ?? f.md5));
 }

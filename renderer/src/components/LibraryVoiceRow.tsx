@@ -17,6 +17,20 @@ interface Props {
 
 const size = (bytes: number | null) => (bytes === null ? 'size unknown' : formatBytes(bytes));
 
+const INSTALL_TITLES: Record<LibraryVoice['verification'], string | undefined> = {
+  catalog: undefined,
+  checksum_list: 'Verified against the publisher’s checksum list, read when it installs',
+  none: 'Not pinned: the catalog has no hash for it',
+};
+
+/** Where an installed voice's hashes came from. */
+function verifiedBy(voice: LibraryVoice): string | undefined {
+  const source = voice.hash_source;
+  if (!source) return undefined;
+  if (source.kind === 'catalog') return 'verified: hash pinned in the catalog';
+  return `verified: release checksum list, fetched ${source.fetched_at.slice(0, 10)}`;
+}
+
 /** One voice of the library: what it is, its licence, and what can be done with it in its state. */
 export function LibraryVoiceRow({ voice, canChange, trying, tryError, onInstall, onRemove, onTry }: Props) {
   const [confirming, setConfirming] = useState(false);
@@ -31,6 +45,7 @@ export function LibraryVoiceRow({ voice, canChange, trying, tryError, onInstall,
           <a href={voice.license.url} target="_blank" rel="noreferrer">
             {voice.license.id === 'unknown' ? 'licence: see the model card' : voice.license.id}
           </a>
+          {voice.state === 'installed' && voice.hash_source && <> · {verifiedBy(voice)}</>}
         </span>
       </div>
       {confirming && (
@@ -72,9 +87,9 @@ export function LibraryVoiceRow({ voice, canChange, trying, tryError, onInstall,
           <button
             type="button"
             className="small"
-            disabled={!canChange || !voice.pinned}
+            disabled={!canChange || voice.verification === 'none'}
             onClick={install}
-            title={voice.pinned ? undefined : 'Not pinned: the catalog has no hash for it'}
+            title={INSTALL_TITLES[voice.verification]}
           >
             Install
           </button>

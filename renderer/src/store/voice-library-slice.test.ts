@@ -17,6 +17,7 @@ const entry = (id: string, engine: string, requires?: string[]): LibraryVoice =>
   size_bytes: 100,
   license: { id: 'Apache-2.0', url: 'https://example.invalid/LICENSE', accept_required: false },
   pinned: true,
+  verification: 'catalog',
   state: 'available',
   ...(requires ? { requires } : {}),
 });
