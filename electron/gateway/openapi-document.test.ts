@@ -72,7 +72,7 @@ const OWN_ERRORS: Record<string, number[]> = {
   createSpeech: [404, 429],
   refreshVoiceCatalog: [502],
   getLibraryVoice: [404],
-  installVoice: [404, 409, 507],
+  installVoice: [404, 409, 502, 507],
   removeVoice: [404],
   getProjectDisk: [404],
   putSettings: [409],

@@ -19,6 +19,20 @@ it('makes the shipped catalog from the pinned sources: every Piper voice, Kokoro
   expect(made.voices.filter((v) => v.requires?.[0] === 'kokoro-multi-lang-v1_0')).toHaveLength(53);
   expect(made.voices.find((v) => v.id === 'kokoro-en-v0_19-af_bella')).toMatchObject({ speaker: 1, language: 'en-US', files: [] });
   expect(made.voices.find((v) => v.id === 'matcha-icefall-en_US-ljspeech')?.requires).toEqual(['vocos-22khz-univ']);
+  // an archive without a pinned hash names its release's checksum list, read at install time
+  const release = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/';
+  expect(made.voices.find((v) => v.id === 'kokoro-en-v0_19')?.files).toEqual([
+    {
+      url: `${release}tts-models/kokoro-en-v0_19.tar.bz2`,
+      size_bytes: null,
+      sha256: null,
+      archive: 'tar.bz2',
+      checksums: `${release}tts-models/checksum.txt`,
+    },
+  ]);
+  expect(made.voices.find((v) => v.id === 'vocos-22khz-univ')?.files[0]?.checksums).toBe(`${release}vocoder-models/checksum.txt`);
+  const unverifiable = made.voices.filter((v) => v.files.some((f) => !f.sha256 && !f.md5 && !f.checksums));
+  expect(unverifiable).toEqual([]);
   // the shipped catalog reads back as the gateway reads it
   expect(parseCatalog(JSON.stringify(shipped), 'file:///catalog.json')).toHaveLength(shipped.voices.length);
 });
@@ -37,6 +51,10 @@ it('refuses a catalog that does not fit the format, names twice, or requires wha
   };
   const text = (voices: unknown[]) => JSON.stringify({ version: 1, voices });
   expect(parseCatalog(text([voice]), 'http://mirror.lan/voices/catalog.json')[0]!.files[0]!.url).toBe('http://mirror.lan/voices/a.onnx');
+  const listed = { ...voice, files: [{ url: 'a.onnx', size_bytes: null, sha256: null, checksums: 'checksum.txt' }] };
+  expect(parseCatalog(text([listed]), 'http://mirror.lan/voices/catalog.json')[0]!.files[0]!.checksums).toBe(
+    'http://mirror.lan/voices/checksum.txt',
+  );
   expect(() => parseCatalog(text([voice, voice]), 'http://x/')).toThrow('the catalog lists "a" twice');
   expect(() => parseCatalog(text([{ ...voice, requires: ['b'] }]), 'http://x/')).toThrow('"a" requires "b"');
   expect(() => parseCatalog(text([{ ...voice, id: '../up' }]), 'http://x/')).toThrow("does not fit Orator's format");

@@ -37,12 +37,13 @@ export const voiceLibraryApi = routeGroup('voice library', {
   installVoice: {
     method: 'POST',
     path: `${library}/:id/install`,
-    summary: 'Install a voice (admin token): 202 queued, 200 already installed; {"accept_license": true} where the licence asks',
+    summary:
+      'Install a voice (admin token): 202 queued, 200 already installed; {"accept_license": true} where the licence asks; 502 when its checksum list or size cannot be read',
     auth: 'admin',
     params: VoiceLibraryParams,
     body: VoiceInstallBody,
     responses: { 200: LibraryVoice, 202: LibraryVoice },
-    errors: [404, 409, 507],
+    errors: [404, 409, 502, 507],
   },
   removeVoice: {
     method: 'DELETE',
