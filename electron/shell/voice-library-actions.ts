@@ -4,6 +4,12 @@ import type { Confirm } from './confirm';
 
 const megabytes = (bytes: number | null) => (bytes === null ? 'an unknown size' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
 
+const VERIFIED_BY: Record<LibraryVoice['verification'], string> = {
+  catalog: '',
+  checksum_list: " (some against the publisher's checksum list, read now)",
+  none: '',
+};
+
 /** What the install dialog says: the voice, what it downloads from where, and its licence. */
 export function installQuestion(voice: LibraryVoice, catalogUrl: string) {
   const license = voice.license.accept_required
@@ -12,7 +18,7 @@ export function installQuestion(voice: LibraryVoice, catalogUrl: string) {
     : `Licence: ${voice.license.id} (${voice.license.url}).`;
   return {
     message: `Install ${voice.name}?`,
-    detail: `Orator downloads ${megabytes(voice.size_bytes)} from the catalog at ${catalogUrl}, checks every file's hash, and loads the voice's model.\n\n${license}`,
+    detail: `Orator downloads ${megabytes(voice.size_bytes)} from the catalog at ${catalogUrl}, checks every file's hash${VERIFIED_BY[voice.verification]}, and loads the voice's model.\n\n${license}`,
     action: 'Install',
   };
 }
