@@ -80,6 +80,8 @@ it(
     expect(bar.max).toBe(sizeOfPiperVoice());
     await waitFor(() => expect(within(row()).getByRole('button', { name: 'Try it' })).toBeTruthy(), { timeout: 60_000 });
     clearInterval(watch);
+    // where its hashes came from: the catalog pins the Piper voice's md5s
+    expect(row().textContent).toContain('verified: hash pinned in the catalog');
 
     // the bar moved through several values on the way, each a later one
     const between = shown.filter((done) => done > 0 && done < sizeOfPiperVoice());
