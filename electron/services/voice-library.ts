@@ -39,29 +39,25 @@ export interface VoiceLibraryOptions {
   engine: NeuralEngineHooks;
 }
 
-interface Progress {
-  done: number;
-  total: number;
-}
-
 /** Progress events of one install at most this often. */
 const PROGRESS_EVERY_MS = 250;
 
 export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
   private catalog!: LoadedCatalog;
   private byId = new Map<string, CatalogVoice>();
-  private readonly installed = new Set<string>();
-  /** Where the hashes of each installed voice came from (its manifest). */
-  private readonly hashSources = new Map<string, HashSource>();
+  /** Installed voices, with where their hashes came from (their manifest). */
+  private readonly installed = new Map<string, HashSource>();
   private readonly queue: string[] = [];
   /** The files of each queued install, sized and with their hashes (install-plan.ts). */
   private readonly plans = new Map<string, PlannedVoice[]>();
   /** Installs being planned (checksum lists and sizes read): a second request waits for the first. */
   private readonly planning = new Map<string, Promise<void>>();
-  private readonly progress = new Map<string, Progress>();
+  private readonly progress = new Map<string, { done: number; total: number }>();
   private readonly failures = new Map<string, string>();
   private active: { id: string; abort: AbortController } | undefined;
   private running: Promise<void> = Promise.resolve();
+  /** The gateway is stopping: an install planned meanwhile is not started. */
+  private closing = false;
 
   private constructor(private readonly options: VoiceLibraryOptions) {
     super();
@@ -134,6 +130,8 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
   /** Cancels a queued or running install, or removes an installed voice; a failure is forgotten. */
   async remove(id: string): Promise<void> {
     const target = this.targetOf(this.voice(id));
+    // an install still reading its checksum lists is queued (or refused) first, then cancelled
+    await this.planning.get(target.id)?.catch(() => undefined);
     const queued = this.queue.indexOf(target.id);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
@@ -148,7 +146,6 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       await this.options.engine.release();
       await rm(installedDir(this.options.modelsDir, target.id), { recursive: true, force: true });
       this.installed.delete(target.id);
-      this.hashSources.delete(target.id);
       await this.options.engine.refresh();
       this.emitChange('voice-progress', target.id);
     }
@@ -163,6 +160,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
 
   /** Stops the install in progress (the gateway is closing); staging is cleared at the next start. */
   async close(): Promise<void> {
+    this.closing = true;
     for (const id of this.queue.splice(0)) {
       this.plans.delete(id);
       this.options.disk.release(installDiskKey(id));
@@ -181,8 +179,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     for (const entry of entries.filter((e) => e.isDirectory())) {
       const manifest = await readVoiceManifest(installedDir(this.options.modelsDir, entry.name));
       if (manifest?.id !== entry.name) continue;
-      this.installed.add(entry.name);
-      this.hashSources.set(entry.name, hashSourceOf(manifest.files));
+      this.installed.set(entry.name, hashSourceOf(manifest.files));
     }
   }
 
@@ -217,7 +214,6 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     const sizes = plan.map((v) => v.size_bytes);
     const state = this.stateOf(target.id);
     const verification = verificationOf(plan);
-    const hashSource = this.hashSources.get(target.id);
     const progress = this.progress.get(target.id);
     const error = this.failures.get(target.id);
     return {
@@ -234,7 +230,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
       state,
       ...(progress && (state === 'queued' || state === 'installing') ? { bytes_done: progress.done, bytes_total: progress.total } : {}),
       ...(state === 'failed' && error ? { error } : {}),
-      ...(state === 'installed' && hashSource ? { hash_source: hashSource } : {}),
+      ...(state === 'installed' ? { hash_source: this.installed.get(target.id)! } : {}),
       ...(voice.requires ? { requires: voice.requires } : {}),
       ...(state === 'installed' && voice.engine !== 'component' ? { voice_id: voiceIdOf(voice, target) } : {}),
     };
@@ -245,7 +241,7 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
   }
 
   private pump(): void {
-    if (this.active || this.queue.length === 0) return;
+    if (this.active || this.queue.length === 0 || this.closing) return;
     const id = this.queue.shift()!;
     this.active = { id, abort: new AbortController() };
     this.running = this.run(id, this.active.abort.signal).finally(() => {
@@ -259,7 +255,8 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
     let lastEvent = 0;
     this.emitChange('voice-progress', id);
     try {
-      for (const voice of this.plans.get(id)!) {
+      const plan = this.plans.get(id)!;
+      for (const voice of plan) {
         // a requirement another install put in place meanwhile (two Matcha voices share a vocoder)
         if (voice.id !== id && this.installed.has(voice.id)) continue;
         await installVoice(voice, {
@@ -277,11 +274,10 @@ export class VoiceLibraryService extends EventEmitter<{ voice: [VoiceEvent] }> {
           },
         });
         // the target counts as installed once the engine lists it (below), so that its voice answers at once
-        this.hashSources.set(voice.id, hashSourceOf(voice.files));
-        if (voice.id !== id) this.installed.add(voice.id);
+        if (voice.id !== id) this.installed.set(voice.id, hashSourceOf(voice.files));
       }
       await this.options.engine.refresh();
-      this.installed.add(id);
+      this.installed.set(id, hashSourceOf(plan.at(-1)!.files));
       this.progress.delete(id);
       this.emitChange('voice-installed', id);
     } catch (error) {
