@@ -42,11 +42,11 @@ test('voice library: a mirror set in Settings, a licence accepted, an install wi
   await panel.getByLabel('Admin token').fill(gateway.adminToken);
   await panel.getByRole('button', { name: 'Unlock' }).click();
   await panel.getByRole('button', { name: 'Refresh catalog' }).click();
-  await expect(panel.getByRole('status')).toHaveText('4 of 4 voices');
+  await expect(panel.getByRole('status')).toHaveText('6 of 6 voices');
   await panel.getByRole('searchbox', { name: 'Search the voice library' }).fill('tiny');
-  await expect(panel.getByRole('status')).toHaveText('2 of 4 voices');
+  await expect(panel.getByRole('status')).toHaveText('2 of 6 voices');
   await panel.getByRole('combobox', { name: 'Quality' }).selectOption('medium');
-  await expect(panel.getByRole('status')).toHaveText('1 of 4 voices');
+  await expect(panel.getByRole('status')).toHaveText('1 of 6 voices');
   await panel.getByRole('combobox', { name: 'Quality' }).selectOption('');
 
   // the licence, before anything is downloaded: a known one is named, an unknown one asks first
