@@ -55,7 +55,10 @@ export function knownEngines(pool: EmbeddedPool, options: EngineOptions = {}): E
   };
   return [
     espeakWasmAdapter(pool, inThread),
-    sherpaOnnxAdapter(modelDirs, pool.workerFile, timeoutMs),
+    sherpaOnnxAdapter(modelDirs, pool.workerFile, {
+      ...inThread,
+      ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+    }),
     piperAdapter(modelDirs, program('piper')),
     mimic3Adapter(program('mimic3')),
     macosSayAdapter(program('macos-say')),

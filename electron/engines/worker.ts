@@ -39,6 +39,7 @@ function withOwnBuffer(pcm: Pcm): Pcm {
 
 // The same bundle serves neural models when forked as the model process (sherpa-onnx/client.ts):
 // one built file instead of two.
-if (process.argv.includes(MODEL_HOST_FLAG) && process.send) {
-  void import('./sherpa-onnx/host').then(({ serveModels }) => serveModels());
+const modelHostFlag = process.argv.indexOf(MODEL_HOST_FLAG);
+if (modelHostFlag >= 0 && process.send) {
+  void import('./sherpa-onnx/host').then(({ serveModels }) => serveModels(process.argv[modelHostFlag + 1]!));
 }

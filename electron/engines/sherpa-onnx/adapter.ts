@@ -3,7 +3,7 @@ import type { EngineAdapter, Probe } from '../engine';
 import type { Pcm } from '../../audio/pcm';
 
 import { NEURAL } from '../piper/voice-config';
-import { ModelProcess } from './client';
+import { ModelProcess, type ModelProcessOptions } from './client';
 import { scanModelFolders, type ModelFolder } from './models';
 
 const ID = 'sherpa-onnx';
@@ -35,11 +35,15 @@ export function modelVoices(folder: ModelFolder, sampleRate: number, numSpeakers
  * its process go), so a malformed one is reported (as a warning, or as the reason when none
  * loads) instead of failing a request later.
  */
-export function sherpaOnnxAdapter(modelDirs: string[], workerFile: string, timeoutMs?: number): EngineAdapter {
+export function sherpaOnnxAdapter(
+  modelDirs: string[],
+  workerFile: string,
+  options: Pick<ModelProcessOptions, 'timeoutMs' | 'tempDir'> = {},
+): EngineAdapter {
   const processes = new Map<string, ModelProcess>();
   const processOf = (dir: string) => {
     let host = processes.get(dir);
-    if (!host) processes.set(dir, (host = new ModelProcess(workerFile, { timeoutMs })));
+    if (!host) processes.set(dir, (host = new ModelProcess(workerFile, options)));
     return host;
   };
   let voices = new Map<string, LoadedVoice>();

@@ -1,19 +1,32 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { ApiError } from '../../contract';
 import { engineEnvironment } from '../child-env';
+import { int16View } from '../../audio/wav';
+import { PRIVATE_DIR_MODE } from '../../storage/private-files';
+import { TEMP_PREFIX } from '../cli';
 import { ENGINE_TIMEOUT_MS } from '../engine';
 import { LaneLimiter, type Lane } from '../lanes';
-import { MODEL_HOST_FLAG, type HostReply, type HostRequest } from './protocol';
+import { MODEL_HOST_FLAG, samplesFile, type HostReply, type HostRequest } from './protocol';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Request = WithoutId<HostRequest>;
-type Success = Extract<HostReply, { ok: true }>;
+type Reply = Extract<HostReply, { ok: true }>;
+type Success = Omit<Reply, 'samples'> & { samples?: Int16Array };
 
 export interface ModelProcessOptions {
   /** A request still running after this long kills the process (engine_timeout). Default ENGINE_TIMEOUT_MS. */
   timeoutMs?: number;
   /** The Node (or Electron-as-Node) binary that runs the bundle; default process.execPath. */
   execPath?: string;
+  /**
+   * The folder each process's private folder of samples files (`orator-XXXXXX`) goes in; default
+   * os.tmpdir(). The gateway passes `<dataDir>/tmp`, cleared at start (cli.ts, clearTempDir).
+   */
+  tempDir?: string;
 }
 
 /**
@@ -25,6 +38,8 @@ export interface ModelProcessOptions {
  */
 export class ModelProcess {
   private child: ChildProcess | undefined;
+  /** The running process's folder of samples files (protocol.ts), removed when it ends. */
+  private samplesDir = '';
   private stderr = '';
   private nextId = 1;
   private readonly slots = new LaneLimiter(1);
@@ -38,8 +53,10 @@ export class ModelProcess {
     this.timeoutMs = options.timeoutMs ?? ENGINE_TIMEOUT_MS;
   }
 
-  request(request: Request, lane: Lane = 'interactive', signal?: AbortSignal): Promise<Success> {
-    return this.slots.run(lane, () => this.send(request, signal), signal);
+  async request(request: Request, lane: Lane = 'interactive', signal?: AbortSignal): Promise<Success> {
+    // the samples are read after the process is free: it takes the next request meanwhile
+    const { reply, dir } = await this.slots.run(lane, () => this.send(request, signal), signal);
+    return this.withSamples(reply, dir);
   }
 
   /** Ends the process now, even mid-request; the next request starts a new one. */
@@ -55,7 +72,10 @@ export class ModelProcess {
 
   private start(): ChildProcess {
     this.stderr = '';
-    const child = fork(this.entry, [MODEL_HOST_FLAG], {
+    const root = this.options.tempDir ?? os.tmpdir();
+    mkdirSync(root, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const dir = (this.samplesDir = mkdtempSync(path.join(root, TEMP_PREFIX)));
+    const child = fork(this.entry, [MODEL_HOST_FLAG, dir], {
       env: engineEnvironment(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -71,6 +91,7 @@ export class ModelProcess {
       if (this.child === child) this.child = undefined;
     };
     child.on('exit', forget);
+    child.once('exit', () => void rm(dir, { recursive: true, force: true }).catch(() => undefined));
     // A failed fork (no 'exit' follows) or a failed kill: without this listener an uncaught
     // exception in the gateway. The request in flight sees it through its own listener.
     child.on('error', () => {
@@ -85,11 +106,27 @@ export class ModelProcess {
     return child;
   }
 
-  private send(request: Request, signal?: AbortSignal): Promise<Success> {
+  /** A synthesis's samples, from the file the model process wrote them to (deleted once read). */
+  private async withSamples(reply: Reply, dir: string): Promise<Success> {
+    if (reply.samples === undefined) return { ...reply, samples: undefined };
+    const file = samplesFile(dir, reply.id);
+    try {
+      const samples = int16View(await readFile(file));
+      if (samples.length !== reply.samples) throw new Error(`${samples.length} samples where it wrote ${reply.samples}`);
+      return { ...reply, samples };
+    } catch (error) {
+      throw new ApiError('engine_error', `The neural model process's audio could not be read: ${(error as Error).message}`);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  private send(request: Request, signal?: AbortSignal): Promise<{ reply: Reply; dir: string }> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const child = (this.child ??= this.start());
+    const dir = this.samplesDir;
     const id = this.nextId++;
-    return new Promise<Success>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       let settled = false;
       const finish = (settle: () => void) => {
         if (settled) return;
@@ -103,7 +140,7 @@ export class ModelProcess {
       };
       const onMessage = (reply: HostReply) => {
         if (reply.id !== id) return;
-        finish(() => (reply.ok ? resolve(reply) : reject(new Error(reply.message))));
+        finish(() => (reply.ok ? resolve({ reply, dir }) : reject(new Error(reply.message))));
       };
       const onExit = (code: number | null, exitSignal: NodeJS.Signals | null) => {
         const said = this.stderr.trim().split('\n').slice(-2).join(' ');

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpeech } from '../../testing/audio';
+import { until } from '../../testing/until';
 import { startTestGateway, waitForJob, WORKER_FILE, type TestGateway } from '../../testing/gateway';
 import { TINY_VITS, tinyVitsLength, writeTinyVits } from '../../testing/tiny-vits';
 import type { EngineAdapter } from '../engine';
@@ -13,13 +14,15 @@ import { sherpaOnnxAdapter } from './adapter';
 // (testing/tiny-vits.ts): the neural path from model folder to samples, without downloaded weights.
 
 let modelsDir: string;
+let tempDir: string;
 let adapter: EngineAdapter;
 const VOICE = `sherpa-onnx:${TINY_VITS.folder}`;
 
 beforeAll(async () => {
   modelsDir = await mkdtemp(path.join(os.tmpdir(), 'orator-tiny-vits-'));
   await writeTinyVits(modelsDir);
-  adapter = sherpaOnnxAdapter([modelsDir], WORKER_FILE);
+  tempDir = path.join(modelsDir, 'tmp');
+  adapter = sherpaOnnxAdapter([modelsDir], WORKER_FILE, { tempDir });
 });
 afterAll(() => rm(modelsDir, { recursive: true, force: true }));
 
@@ -45,6 +48,19 @@ describe('sherpa-onnx on a tiny VITS model', () => {
     expect(long.samples.length).toBeGreaterThan(2 * short.samples.length);
     const peak = short.samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0);
     expect(peak).toBeGreaterThan(0.2 * 32767);
+  });
+
+  it('hands the samples over in a private file it deletes once read, in a folder that goes with the process', async () => {
+    await adapter.probe();
+    const pcm = await adapter.synthesize(request('Samples by file.'), { lane: 'batch' });
+    expect(pcm.samples.length).toBe(tinyVitsLength('Samples by file.'));
+    const [folder, ...others] = await readdir(tempDir);
+    expect(others).toEqual([]);
+    expect(folder).toMatch(/^orator-/);
+    expect((await stat(path.join(tempDir, folder!))).mode & 0o777).toBe(0o700);
+    expect(await readdir(path.join(tempDir, folder!))).toEqual([]);
+    await adapter.release!();
+    await until(async () => ((await readdir(tempDir)).length === 0 ? true : undefined), 10_000, 'the folder gone');
   });
 
   it('speaks faster at a higher rate (the length scale of the model)', async () => {
