@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpeech } from '../../testing/audio';
 import { until } from '../../testing/until';
 import { startTestGateway, waitForJob, WORKER_FILE, type TestGateway } from '../../testing/gateway';
-import { TINY_VITS, tinyVitsLength, writeTinyVits } from '../../testing/tiny-vits';
+import { PIPER_SIZED, TINY_VITS, tinyVitsLength, writeTinyVits } from '../../testing/tiny-vits';
 import type { EngineAdapter } from '../engine';
 import { PARAGRAPH_PAUSE_MS } from '../../jobs/chunker';
 import { sherpaOnnxAdapter } from './adapter';
@@ -104,5 +104,24 @@ describe('sherpa-onnx on a tiny VITS model, through the gateway', () => {
     const audio = Buffer.from(await (await gateway.api(`/api/v1/tts/jobs/${job_id}/audio`)).arrayBuffer());
     const samples = tinyVitsLength(paragraphs[0]!) + (PARAGRAPH_PAUSE_MS / 1000) * TINY_VITS.sampleRate + tinyVitsLength(paragraphs[1]!);
     expect(expectSpeech(audio, { sampleRate: TINY_VITS.sampleRate })).toBe(samples / TINY_VITS.sampleRate);
+  });
+});
+
+describe("the bench's Piper-sized model (the tiny model with a real voice's compute per token)", () => {
+  it('loads and speaks the same tone, its length following the text', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-piper-sized-'));
+    try {
+      await writeTinyVits(dir, PIPER_SIZED);
+      const sized = sherpaOnnxAdapter([dir], WORKER_FILE);
+      const probe = await sized.probe();
+      expect(probe).toMatchObject({ available: true, defaultVoice: `sherpa-onnx:${PIPER_SIZED.folder}` });
+      const text = 'Sized like a real voice.';
+      const pcm = await sized.synthesize({ ...request(text), voice: PIPER_SIZED.folder }, { lane: 'interactive' });
+      expect(pcm.samples.length).toBe(tinyVitsLength(text));
+      expect(pcm.samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0)).toBeGreaterThan(0.2 * 32767);
+      await sized.release!();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,8 @@
 /**
- * The bench's neural path (issue 31), on a sherpa-onnx model folder: the generated test model
- * (testing/tiny-vits.ts) unless `--model <folder>` names a real one.
+ * The bench's neural path (issue 31), on a sherpa-onnx model folder: `--model <folder>` (a real
+ * one), else both generated models (testing/tiny-vits.ts): the test model, whose synthesis is
+ * almost free (the ratios measure the gateway's fixed cost), and the Piper-sized one, which costs
+ * what a real voice costs (docs/performance.md).
  * - a job against a bare loop of sherpa-onnx-node over the same chunks, in this process, with the
  *   threads and config the model process uses (host.ts);
  * - the first byte of a streamed answer against the bare synthesis of its first sentence.
@@ -13,7 +15,7 @@ import { modelThreads, ttsConfig } from '../../engines/sherpa-onnx/host';
 import { readModelFolder } from '../../engines/sherpa-onnx/models';
 import { chunkText, DEFAULT_CHUNK_CHARS } from '../../jobs/chunker';
 import { exited, spawnGateway, type GatewayProcess } from '../../testing/process';
-import { writeTinyVits } from '../../testing/tiny-vits';
+import { PIPER_SIZED, writeTinyVits } from '../../testing/tiny-vits';
 import { timedJob } from './gateway-probes';
 
 type Tts = import('sherpa-onnx-node').OfflineTts;
@@ -96,9 +98,20 @@ function bareSynthesis(tts: Tts, texts: string[]): number {
   return performance.now() - started;
 }
 
-export async function benchNeural({ model, text, paired }: NeuralBench): Promise<void> {
+export async function benchNeural(bench: NeuralBench): Promise<void> {
+  if (bench.model) return benchModel(bench, async () => path.resolve(bench.model!), '');
+  await benchModel(bench, (models) => writeTinyVits(models), ' (test model)');
+  await benchModel(bench, (models) => writeTinyVits(models, PIPER_SIZED), ' (Piper-sized model)');
+}
+
+/** Both pairs on one model folder; `named` tells the goals of each model apart. */
+async function benchModel(
+  { model, text, paired }: NeuralBench,
+  write: (modelsDir: string) => Promise<string>,
+  named: string,
+): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'orator-bench-neural-'));
-  const folder = model ? path.resolve(model) : await writeTinyVits(path.join(work, 'models'));
+  const folder = await write(path.join(work, 'models'));
   const dataDir = path.join(work, 'data');
   const gateway = await spawnGateway(['--data-dir', dataDir, '--models-dir', path.dirname(folder)]);
   try {
@@ -111,7 +124,7 @@ export async function benchNeural({ model, text, paired }: NeuralBench): Promise
     const streamed = text.slice(0, STREAM_CHARS);
     const firstSentence = chunkText(streamed, voice.language, DEFAULT_CHUNK_CHARS, 1)[0]!.text;
     console.log(
-      `\nneural: ${voice.id} (${spec.kind}, ${model ? folder : 'the generated test model'}), ${threads} threads, ` +
+      `\nneural: ${voice.id} (${spec.kind}, ${model ? folder : `generated${named}`}), ${threads} threads, ` +
         `${text.length} characters in ${chunks.length} chunks`,
     );
     // warm both: the model loaded in this process and in the gateway's model process
@@ -121,7 +134,7 @@ export async function benchNeural({ model, text, paired }: NeuralBench): Promise
     console.log(`job on ${voice.id} after a bare loop of sherpa-onnx-node over its ${chunks.length} chunks:`);
     const job = new Overhead(chunks.length, 'chunk');
     await paired(
-      'neural job / bare sherpa-onnx loop',
+      `neural job / bare sherpa-onnx loop${named}`,
       1.1,
       async () => job.base(bareSynthesis(tts, chunks)),
       async () => job.measured((await timedJob(gateway, text, voice.id)).ms),
@@ -129,7 +142,7 @@ export async function benchNeural({ model, text, paired }: NeuralBench): Promise
     console.log(`first streamed byte after the bare synthesis of the first sentence (median of ${FIRST_BYTE_RUNS} each):`);
     const first = new Overhead(1, 'answer');
     await paired(
-      'neural first streamed byte / bare first sentence',
+      `neural first streamed byte / bare first sentence${named}`,
       1.2,
       async () => first.base(await medianOf(FIRST_BYTE_RUNS, async () => bareSynthesis(tts, [firstSentence]))),
       async () => first.measured(await medianOf(FIRST_BYTE_RUNS, () => firstStreamedByte(gateway, streamed, voice.id))),
