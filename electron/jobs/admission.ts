@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PCM_SAMPLE_RATE } from '../audio/encode/formats';
 import { ApiError, type OutputChoice } from '../contract';
-import type { Prosody, ResolvedVoice } from '../engines/registry';
+import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import type { DiskBudget } from './disk-budget';
 import type { JobRow, JobSeries, NewChunk } from './rows';
 import type { JobStore } from './store';
@@ -164,8 +164,18 @@ export async function admitJob(
  * What a job taken up at start may still write: its estimate, less the share of its chunks
  * already done. Held without asking: the job was accepted by an earlier run.
  */
-export function unwrittenEstimate(row: JobRow, sampleRate: number): number {
+export function unwrittenEstimate(row: JobRow, registry: EngineRegistry): number {
   const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };
   const left = row.chunks_total === 0 ? 0 : 1 - row.chunks_done / row.chunks_total;
-  return estimateAudioBytes(row.characters, row.rate, row.sample_rate ?? sampleRate, output) * left;
+  return estimateAudioBytes(row.characters, row.rate, sampleRateOf(row, registry), output) * left;
+}
+
+/** A job's sample rate, or its voice's until its first chunk sets it (48 kHz, more than any voice, if the voice is gone). */
+function sampleRateOf(row: JobRow, registry: EngineRegistry): number {
+  if (row.sample_rate !== null) return row.sample_rate;
+  try {
+    return registry.resolve({ voice: row.voice }).voice.sampleRate;
+  } catch {
+    return 48_000;
+  }
 }

@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { ApiError } from '../contract';
-import { resampleWhole } from '../audio/encode/resampler';
-import type { Pcm } from '../audio/pcm';
 import type { EngineRegistry, Prosody, ResolvedVoice } from '../engines/registry';
 import { PRIVATE_DIR_MODE } from '../storage/private-files';
 import { unchanged, type Rewrite } from '../lexicon/rewrite';
 import { admitJob, assertQueueRoom, jobDiskKey, unwrittenEstimate, type JobOutput, type NewJob, type QueueBounds } from './admission';
 import { JobAssembler } from './assembler';
-import type { WrittenAudio } from './audio-writer';
+import { JobCompletion } from './completion';
 import type { ChunkHandler, ChunkQueue } from './chunk-queue';
 import { batchChars, synthesizeChunks } from './chunk-synthesis';
 import { codePoints } from '../contract/text';
@@ -16,11 +14,9 @@ import { chunkText, sentenceChunks, titleOf } from './chunker';
 import type { DiskBudget } from './disk-budget';
 import type { JobChanges } from './events';
 import { JobFiles } from './files';
-import { JobFinisher } from './finisher';
-import { toJobError, type JobError } from './job-error';
 import { LocalChunkQueue } from './local-chunk-queue';
-import { sentenceSamples, sentenceSpansOrNull, spokenChunks } from './sentence-spans';
-import { parseSpans, type ChunkRow, type JobRow, type JobSeries, type NewChunk } from './rows';
+import { sentenceSpansOrNull, spokenChunks } from './sentence-spans';
+import type { ChunkRow, JobRow, JobSeries, NewChunk } from './rows';
 import type { JobStore } from './store';
 import type { BaseAudio, BaseSlices } from './base-audio/reuse';
 import type { RenderCache } from './render-cache/cache';
@@ -44,15 +40,14 @@ export interface RunnerOptions extends QueueBounds {
 /**
  * The job engine: admits jobs, has their chunks synthesized by a chunk queue, saves each chunk's
  * audio as it arrives (so a restart never synthesizes it again) and has it joined, in order, into
- * the job's audio while later chunks are synthesized; ends each job: done once its audio is
- * complete, or its failure recorded and its work files removed.
+ * the job's audio while later chunks are synthesized; its JobCompletion ends each job.
  * Emits a "job" event (JobChange) at every change.
  */
 export class JobRunner extends EventEmitter<JobChanges> {
   readonly files: JobFiles;
   private readonly queue: ChunkQueue;
-  private readonly finisher: JobFinisher;
   private readonly assembler: JobAssembler;
+  private readonly completion: JobCompletion;
   /** Jobs admitted and not yet ended nor paused. */
   private readonly active = new Set<string>();
   private stopping: Promise<void> | undefined;
@@ -62,21 +57,23 @@ export class JobRunner extends EventEmitter<JobChanges> {
     super();
     this.setMaxListeners(0); // one listener per open event stream
     this.files = new JobFiles(options.dataDir);
-    this.finisher = new JobFinisher({ store: options.store, disk: options.disk });
-    this.assembler = new JobAssembler(
-      { store: options.store, files: this.files, disk: options.disk },
-      { done: (jobId, audio) => this.done(jobId, audio), failed: (jobId, error) => this.fail(jobId, toJobError(error)) },
-    );
-    const handler: ChunkHandler = {
-      starting: (jobId) => this.starting(jobId),
-      completed: (jobId, chunk, pcm, signal) => this.completed(jobId, chunk, pcm, signal),
-      failed: (jobId, error) => this.fail(jobId, toJobError(error)),
-    };
+    // the assembler and the queue report to the completion, which reaches them once they are made
+    this.completion = new JobCompletion({
+      ...options,
+      files: this.files,
+      queue: () => this.queue,
+      assembler: () => this.assembler,
+      active: this.active,
+      emit: (change) => this.emit('job', change),
+    });
+    this.assembler = new JobAssembler({ store: options.store, files: this.files, disk: options.disk }, this.completion);
     const engines = (jobId: string, chunks: ChunkRow[], signal: AbortSignal) => synthesizeChunks(options, jobId, chunks, signal);
     const { renderCache: cache } = options;
     const synthesize = cache ? cachedSynthesizer({ ...options, cache }, engines) : engines;
     const unitSize = (jobId: string) => batchChars(options.registry, options.store.get(jobId)!);
-    this.queue = options.chunkQueue?.(handler) ?? new LocalChunkQueue(options.store, options.concurrency, synthesize, handler, unitSize);
+    this.queue =
+      options.chunkQueue?.(this.completion) ??
+      new LocalChunkQueue(options.store, options.concurrency, synthesize, this.completion, unitSize);
   }
 
   /** Takes up the jobs left queued or running by the last run (a stop or a crash), without running them yet. */
@@ -88,7 +85,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
       await this.assembler.takeUp(id);
       const row = store.get(id)!;
       // accepted by an earlier run: its room is held again, without asking
-      this.options.disk.hold(jobDiskKey(id), unwrittenEstimate(row, this.sampleRateOf(row)));
+      this.options.disk.hold(jobDiskKey(id), unwrittenEstimate(row, this.options.registry));
       this.activate(row);
     }
   }
@@ -152,13 +149,7 @@ export class JobRunner extends EventEmitter<JobChanges> {
    */
   cancel(id: string): void {
     const row = this.options.store.get(id);
-    if (!row) return;
-    const error = { code: 'cancelled', message: 'The job was cancelled.' };
-    const keepWork = row.series !== null;
-    if (row.state !== 'paused') return this.fail(id, error, keepWork);
-    const failed = this.finisher.recordFailure(id, error);
-    if (failed) this.emit('job', { type: 'failed', job: failed });
-    if (!keepWork) void this.files.removeWork(id);
+    if (row) this.completion.cancel(id, row.state === 'paused', row.series !== null);
   }
 
   /**
@@ -287,75 +278,5 @@ export class JobRunner extends EventEmitter<JobChanges> {
   private activate(row: JobRow): void {
     this.active.add(row.id);
     this.queue.add(row);
-  }
-
-  /** A job's sample rate, or its voice's until its first chunk sets it (48 kHz, more than any voice, if the voice is gone). */
-  private sampleRateOf(row: JobRow): number {
-    if (row.sample_rate !== null) return row.sample_rate;
-    try {
-      return this.options.registry.resolve({ voice: row.voice }).voice.sampleRate;
-    } catch {
-      return 48_000;
-    }
-  }
-
-  /** The job starts running at its first chunk. */
-  private starting(id: string): void {
-    const { store } = this.options;
-    if (store.get(id)?.state === 'queued') store.transition(id, 'running');
-  }
-
-  /**
-   * Records a chunk's audio, at the job's rate where the job has one already (a chunk of another
-   * voice in SSML), and hands it to the job's audio: straight into a WAV job's WAV when it is the
-   * next in turn, else through its chunk file. The last chunk's audio ends the job.
-   */
-  private async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
-    const { store, disk } = this.options;
-    // a read once the job has its rate; the write only until then
-    const jobRate = store.get(id)?.sample_rate ?? store.claimSampleRate(id, produced.sampleRate);
-    const pcm = { sampleRate: jobRate, samples: await resampleWhole(produced.samples, produced.sampleRate, jobRate) };
-    const audio = {
-      samples: pcm.samples.length,
-      sampleRate: pcm.sampleRate,
-      sentences: sentenceSamples(chunk.text, parseSpans(chunk.sentences), pcm),
-    };
-    const record = (joined: boolean) => {
-      store.chunkDone(id, chunk.idx, audio, joined);
-      this.emit('job', { type: 'progress', job: store.get(id)! });
-    };
-    if (signal.aborted || (await this.assembler.offer(id, chunk.idx, pcm.samples, () => record(true)))) return;
-    await disk.write(jobDiskKey(id), pcm.samples.byteLength);
-    await this.files.writeChunk(id, chunk.idx, pcm.samples);
-    if (signal.aborted) return;
-    record(false);
-    this.assembler.chunkSaved(id);
-  }
-
-  /** The job's audio is complete: it is done, and its chunk files go. */
-  private async done(id: string, audio: WrittenAudio): Promise<void> {
-    if (!this.active.has(id)) return; // cancelled as its audio was finished: its files are being removed
-    const finished = this.finisher.recordDone(id, audio);
-    this.options.disk.release(jobDiskKey(id));
-    this.active.delete(id);
-    this.queue.forget(id);
-    this.emit('job', { type: 'done', job: finished });
-    await this.files.removeChunks(id);
-  }
-
-  /**
-   * Ends a job as failed; a job that has already ended (two chunks failing at once) stays as it
-   * is. `keepWork`: its saved chunks and partial audio stay (a cancelled job of a series).
-   */
-  private fail(id: string, error: JobError, keepWork = false): void {
-    if (!this.active.delete(id)) return;
-    this.options.disk.release(jobDiskKey(id));
-    // its chunks in flight and its audio writer stop before its files go: chunk audio, partial
-    // files, and its audio and peaks if it was cancelled as they were being finished
-    const stopped = Promise.all([this.queue.remove(id), this.assembler.drop(id)]);
-    const row = this.finisher.recordFailure(id, error);
-    if (!row) return;
-    this.emit('job', { type: 'failed', job: row });
-    if (!keepWork) void stopped.then(() => this.files.removeWork(id));
   }
 }
