@@ -133,8 +133,8 @@ export class JobRunner extends EventEmitter<JobChanges> {
 
   /** A new job with the text and settings of an earlier one. */
   retry(row: JobRow, resolved: ResolvedVoice, expiresAt: string | null): Promise<JobRow> {
-    const chunks = this.options.store
-      .timingLayout(row.id)
+    const chunks = this.options.store.timings
+      .layout(row.id)
       .map((c) => ({ text: c.text, pauseMs: c.pause_ms, sentences: c.sentences, own: c.own }));
     const { title, custom_title: customTitle, characters, rate, pitch, volume } = row;
     const output = { format: row.format, bitrateKbps: row.bitrate_kbps ?? undefined, keepWav: row.keep_wav === 1 };

@@ -54,7 +54,7 @@ export async function reRenderSentence(
   if (job.format !== 'wav') {
     throw new ApiError('format_unavailable', `Job ${job.id} is stored as ${job.format}; only a WAV job can have a sentence re-rendered.`);
   }
-  const layout = store.timingLayout(job.id);
+  const layout = store.timings.layout(job.id);
   if (layout.some((chunk) => chunk.sentences === null)) {
     throw new ApiError('timings_unavailable', `Job ${job.id} was made by a version of Orator that did not keep sentence timings.`);
   }
@@ -90,7 +90,7 @@ export async function reRenderSentence(
   const newSize = (await stat(file)).size + (pcm.samples.length - (chunk.samples ?? 0)) * 2;
   const dataBytes = await deps.disk.withRoom(newSize, EDIT_WORDING, (write) => spliceWav(file, pcm, before, chunk.samples ?? 0, write));
 
-  store.replaceChunkAudio(job.id, chunkIdx, {
+  store.timings.replaceChunk(job.id, chunkIdx, {
     text,
     samples: pcm.samples.length,
     sentences,

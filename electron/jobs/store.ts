@@ -2,9 +2,9 @@ import type { JobSort } from '../contract';
 import type { Statement } from 'better-sqlite3';
 import { statementCache, type Db } from '../storage/database';
 import type { SampleRange } from '../audio/pauses';
-import { parseSpans, type ChunkLayout, type ChunkRow, type ChunkTimingLayout, type JobRow, type NewChunk, type NewJob } from './rows';
-import type { SentenceSpan } from './sentence-spans';
+import type { ChunkLayout, ChunkRow, JobRow, NewChunk, NewJob } from './rows';
 import { assertTransition, type JobState } from './state';
+import { TimingStore } from './timing-store';
 
 export interface ListOrder {
   by: JobSort;
@@ -37,9 +37,12 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`
 /** All SQL about jobs and their chunks. */
 export class JobStore {
   private readonly prepare: (sql: string) => Statement;
+  /** Where the chunks' sentences are, in their text and their audio. */
+  readonly timings: TimingStore;
 
   constructor(private readonly db: Db) {
     this.prepare = statementCache(db);
+    this.timings = new TimingStore(db, this.prepare);
   }
 
   insert(job: NewJob, chunks: NewChunk[]): void {
@@ -178,71 +181,6 @@ export class JobStore {
         joined,
       );
       this.prepare('UPDATE jobs SET joined_chunks = ?, chunks_done = chunks_done - ? WHERE id = ?').run(count, joined - count, jobId);
-    })();
-  }
-
-  /** What the sentence timings of a job are computed from, chunk by chunk. */
-  timingLayout(jobId: string): ChunkTimingLayout[] {
-    const rows = this.prepare(
-      `SELECT idx, text, pause_ms, samples, done, base_offset, sentences, sentence_samples, voice, local_voice, rate, pitch, volume
-         FROM chunks WHERE job_id = ? ORDER BY idx`,
-    ).all(jobId) as (ChunkLayout &
-      Pick<ChunkRow, 'text' | 'sentences' | 'sentence_samples' | 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>)[];
-    return rows.map(({ voice, local_voice, rate, pitch, volume, ...row }) => ({
-      ...row,
-      own: voice === null || local_voice === null ? null : { voice, local_voice, rate: rate!, pitch: pitch!, volume: volume! },
-      sentences: parseSpans(row.sentences),
-      sentence_samples: row.sentence_samples === null ? null : (JSON.parse(row.sentence_samples) as SampleRange[]),
-    }));
-  }
-
-  /**
-   * A finished chunk synthesized again with new text (jobs/sentence-edit.ts): its record, the
-   * later chunks' sentences moved by `textShift` code points in the text, and the job's audio size.
-   */
-  replaceChunkAudio(
-    jobId: string,
-    idx: number,
-    chunk: {
-      text: string;
-      samples: number;
-      sentences: SentenceSpan[];
-      sentenceSamples: SampleRange[] | null;
-      textShift: number;
-      audioBytes: number;
-      durationS: number;
-    },
-  ): void {
-    this.db.transaction(() => {
-      this.prepare('UPDATE chunks SET text = ?, samples = ?, sentences = ?, sentence_samples = ? WHERE job_id = ? AND idx = ?').run(
-        chunk.text,
-        chunk.samples,
-        JSON.stringify(chunk.sentences),
-        chunk.sentenceSamples && JSON.stringify(chunk.sentenceSamples),
-        jobId,
-        idx,
-      );
-      if (chunk.textShift !== 0) {
-        const later = this.prepare('SELECT idx, sentences FROM chunks WHERE job_id = ? AND idx > ?').all(jobId, idx) as Pick<
-          ChunkRow,
-          'idx' | 'sentences'
-        >[];
-        const update = this.prepare('UPDATE chunks SET sentences = ? WHERE job_id = ? AND idx = ?');
-        for (const row of later) {
-          const moved = parseSpans(row.sentences)?.map(([a, b, ...rest]): SentenceSpan => [
-            a + chunk.textShift,
-            b + chunk.textShift,
-            ...rest,
-          ]);
-          update.run(moved ? JSON.stringify(moved) : null, jobId, row.idx);
-        }
-      }
-      this.prepare('UPDATE jobs SET audio_bytes = ?, duration_s = ?, characters = characters + ? WHERE id = ?').run(
-        chunk.audioBytes,
-        chunk.durationS,
-        chunk.textShift,
-        jobId,
-      );
     })();
   }
 

@@ -78,7 +78,7 @@ export class JobRerenders {
 
   private async prepare(id: string): Promise<Prepared> {
     const row = await this.deps.jobs.playableRow(id);
-    const layout = this.deps.store.timingLayout(row.id);
+    const layout = this.deps.store.timings.layout(row.id);
     if (layout.some((chunk) => chunk.own !== null)) {
       throw new ApiError(
         'invalid_request',

@@ -230,7 +230,7 @@ export class JobService {
   /** Where each sentence of a finished job is in its audio and its text. */
   async timings(id: string): Promise<JobTimings> {
     const row = await this.playableRow(id);
-    const timings = jobTimings(this.store.timingLayout(id), row.sample_rate!);
+    const timings = jobTimings(this.store.timings.layout(id), row.sample_rate!);
     if (!timings) {
       throw new ApiError('timings_unavailable', `Job ${id} was made by a version of Orator that did not keep sentence timings.`);
     }

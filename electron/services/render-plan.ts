@@ -91,11 +91,11 @@ function alreadySaid(
   voice: Pick<JobRow, 'voice' | 'local_voice' | 'rate' | 'pitch' | 'volume'>,
 ): boolean[] {
   if (job && isContinuable(job)) {
-    const done = new Set(store.timingLayout(job.id).flatMap((chunk) => (chunk.done ? [chunk.text] : [])));
+    const done = new Set(store.timings.layout(job.id).flatMap((chunk) => (chunk.done ? [chunk.text] : [])));
     return spoken.map((text) => done.has(text));
   }
   if (!reusable(job, voice)) return spoken.map(() => false);
-  return alignChunks(store.timingLayout(job.id).map(chunkKey), spoken).map((matched) => matched !== null);
+  return alignChunks(store.timings.layout(job.id).map(chunkKey), spoken).map((matched) => matched !== null);
 }
 
 function summary(chapters: number, sentences: number, seconds: number | null): string {

@@ -78,9 +78,9 @@ export class BaseAudio {
   async reuse(jobId: string, baseId: string): Promise<number> {
     const base = this.store.get(baseId);
     if (!reusable(base, this.store.get(jobId)!)) return 0;
-    const old = this.store.timingLayout(base.id);
+    const old = this.store.timings.layout(base.id);
     if (old.some((chunk) => chunk.samples === null)) return 0;
-    const next = this.store.timingLayout(jobId);
+    const next = this.store.timings.layout(jobId);
     const matched = alignChunks(old.map(chunkKey), next.map(chunkKey));
     const offsets = chunkOffsets(old, base.sample_rate);
     return this.take(
