@@ -2,16 +2,12 @@ import {
   ApiError,
   checkTitle,
   codePoints,
-  outputChoice,
   type FormatQuery,
-  JOB_PAGE,
-  JOB_SEARCH_MAX_CHARS,
   type Job,
   type JobList,
   type JobListQuery,
   type JobPeaks,
   type JobPeaksQuery,
-  type JobStatus,
   type JobTimings,
   type OutputFormat,
   SENTENCE_MAX_CHARS,
@@ -23,22 +19,17 @@ import type { EngineRegistry } from '../engines/registry';
 import { fileExists } from '../jobs/files';
 import { PeaksFiles } from '../jobs/peaks-file';
 import type { JobRunner } from '../jobs/runner';
-import { UNFINISHED_STATES, type JobState } from '../jobs/state';
+import { UNFINISHED_STATES } from '../jobs/state';
 import type { JobRow } from '../jobs/rows';
-import type { JobStore, ListedJob, ListOrder } from '../jobs/store';
+import type { JobStore } from '../jobs/store';
 import { cuesOf, formatSubtitles } from '../jobs/subtitles';
 import { jobTimings } from '../jobs/timings';
-import { sampleSource, transcode } from '../jobs/transcode';
 import { hasWav, isExpired, toJobView } from '../jobs/view';
+import { audioAsAsked, type JobAudio } from './job-audio';
 import { allJobsFeed, oneJobFeed, type JobEventFeed } from './job-events';
-
-/** A finished job's audio as it is sent: a stored file (Range requests work), or encoded as it goes. */
-export type JobAudio =
-  { kind: 'file'; file: string; format: OutputFormat } | { kind: 'encoded'; format: OutputFormat; body: AsyncIterable<Uint8Array> };
+import { listQueryOf, pageOf } from './job-list';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const STATES_OF: Record<JobStatus, JobState[]> = { running: [...UNFINISHED_STATES], done: ['done'], failed: ['failed'] };
 
 /** A sentence of a job given new text: where it was in the job's text (code points) and its new text as written. */
 export interface SentenceEdited {
@@ -76,18 +67,12 @@ export class JobService {
    * `cursor` continues after the last job of the previous page.
    */
   async list(params: JobListQuery): Promise<JobList> {
-    const limit = params.limit ?? JOB_PAGE.default;
-    const by = params.sort ?? 'created';
-    const order = { by, descending: (params.order ?? (by === 'title' ? 'asc' : 'desc')) === 'desc' };
-    const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, order);
-    const search = searchOf(params.q);
+    const query = listQueryOf(params);
     // read with the rows: every change after it has a higher revision
     const revision = this.store.revision();
-    const rows = this.store.list({ limit: limit + 1, order, after, search, states: params.status ? STATES_OF[params.status] : undefined });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const jobs = await Promise.all(page.map(async (row) => toJobView(await this.withAudioChecked(row))));
-    return { jobs, ...(rows.length > limit && last ? { next_cursor: encodeCursor(last, order) } : {}), revision };
+    const { rows, nextCursor } = pageOf(this.store.list(query), query);
+    const jobs = await Promise.all(rows.map(async (row) => toJobView(await this.withAudioChecked(row))));
+    return { jobs, ...(nextCursor ? { next_cursor: nextCursor } : {}), revision };
   }
 
   /**
@@ -185,32 +170,10 @@ export class JobService {
     }
   }
 
-  /**
-   * A finished job's audio in the format asked (default: its own): its stored file (its own
-   * format, or its WAV kept beside it), else encoded afresh from its samples as it is sent; or why
-   * it cannot be (409 format_unavailable: the job keeps only compressed audio).
-   */
+  /** A finished job's audio in the format asked, stored or encoded as it is sent (services/job-audio.ts), or why it cannot be. */
   async audio(id: string, request: FormatQuery = {}): Promise<JobAudio> {
     const row = await this.playableRow(id);
-    const output = outputChoice({ format: request.format ?? row.format, bitrate_kbps: request.bitrate_kbps });
-    const { files } = this.runner;
-    const asStored = output.format === row.format && (request.bitrate_kbps ?? row.bitrate_kbps) === row.bitrate_kbps;
-    if (asStored) return { kind: 'file', file: files.audioFile(id, row.format), format: row.format };
-    if (output.format === 'wav' && hasWav(row)) return { kind: 'file', file: files.audioFile(id, 'wav'), format: 'wav' };
-    const source = sampleSource(files, row);
-    if (!source) {
-      const bitrate = row.bitrate_kbps === null ? '' : ` at ${row.bitrate_kbps} kbps`;
-      throw new ApiError(
-        'format_unavailable',
-        `Job ${id} keeps its audio only as ${row.format}${bitrate} (it was queued without keep_wav): ask for format=${row.format} without bitrate_kbps, or queue it with keep_wav: true to have it in any format.`,
-      );
-    }
-    try {
-      return { kind: 'encoded', format: output.format, body: await transcode(source, output) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.audioMissing(id, 'wav');
-      throw error;
-    }
+    return audioAsAsked(this.runner.files, row, request, () => this.audioMissing(id, 'wav'));
   }
 
   /** A finished job's peaks at the resolution and over the span asked for (and their file's tag), or the reason there are none. */
@@ -307,37 +270,4 @@ const notFound = (id: string) => new ApiError('job_not_found', `No job "${id}".`
 
 function expired(row: JobRow): ApiError {
   return new ApiError('audio_expired', `The audio of job ${row.id} expired at ${row.expires_at} and was deleted.`);
-}
-
-/** The search as chunks hold their text (runs of whitespace as one space); none when blank. */
-function searchOf(q: string | undefined): string | undefined {
-  const search = q?.replace(/\s+/g, ' ').trim();
-  if (!search) return undefined;
-  if (codePoints(search) > JOB_SEARCH_MAX_CHARS) {
-    throw new ApiError('invalid_request', `"q" has at most ${JOB_SEARCH_MAX_CHARS} characters.`);
-  }
-  return search;
-}
-
-/** A cursor names its order, so that it cannot continue a list sorted another way. */
-function encodeCursor(row: ListedJob, order: ListOrder): string {
-  return Buffer.from(JSON.stringify([order.by, order.descending, row.sort_key, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string, order: ListOrder): { key: string | number; id: string } {
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parts = null;
-  }
-  if (!Array.isArray(parts) || parts.length !== 4) throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
-  const [by, descending, key, id] = parts as unknown[];
-  if (by !== order.by || descending !== order.descending) {
-    throw new ApiError('invalid_request', '"cursor" continues a list in another order; pass the same "sort" and "order".');
-  }
-  if ((typeof key !== 'string' && typeof key !== 'number') || typeof id !== 'string') {
-    throw new ApiError('invalid_request', '"cursor" is not a cursor this gateway gave out.');
-  }
-  return { key, id };
 }
