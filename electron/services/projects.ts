@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   ApiError,
   checkTitle,
-  DEFAULT_OUTPUT_FORMAT,
-  formatNamed,
   type Export,
   type ExportRequest,
-  OPTION_RANGES,
   PROJECT_LIMITS,
   type Chapter,
   type ChapterPatch,
@@ -23,18 +20,19 @@ import {
 } from '../contract';
 import type { DocumentReader } from '../projects/document-reader';
 import { mergeWithNext, splitAt, type ChapterListChange } from '../projects/chapter-list';
-import { applyEdits, recordEdit, utf16Offset } from '../projects/edits';
 import { cutManuscript, storedTextBytes } from '../projects/manuscript';
-import type { ChapterRow, ProjectRow, ProjectSettings } from '../projects/store';
+import type { ChapterRow, ProjectRow } from '../projects/store';
 import type { ExportHold } from './exports';
 import type { SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
 import { chapterView, needsRender, projectProgress, projectView } from './project-chapters';
-import { bookAuthor, importedBook, voiceForBook } from './project-import';
+import { importedBook, voiceForBook } from './project-import';
+import { dismissStaleEdit, recordSentenceEdit } from './project-edits';
 import { chaptersAfter } from './project-manuscript';
+import { checkedSettings, newProjectSettings } from './project-settings';
 import { RenderKeys } from './render-keys';
 import { ProjectRenders, type ProjectRenderDeps } from './project-renders';
-import { definedOnly, KeyedSerial } from './serial';
+import { KeyedSerial } from './serial';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -84,8 +82,7 @@ export class ProjectService {
     const read = await cutManuscript(manuscript, this.deps.maxTextLength(), this.deps.documents);
     // no voice asked for: one of the book's language, and the report says so
     const cut = change.voice ? { ...read, voice: '' } : voiceForBook(this.deps.voices, read);
-    const defaults = { title: cut.title, author: bookAuthor(cut), voice: cut.voice, ...prosodyDefaults(), format: DEFAULT_OUTPUT_FORMAT };
-    const settings = this.checked(defaults, change);
+    const settings = checkedSettings(this.deps.voices, newProjectSettings(cut), change);
     const now = new Date().toISOString();
     const book = importedBook(manuscript, cut);
     const { language, import_report, source_name } = book;
@@ -104,7 +101,7 @@ export class ProjectService {
   update(id: string, patch: ProjectPatch): Promise<Project> {
     return this.serially(id, () => {
       const row = this.row(id);
-      this.deps.store.updateSettings(id, this.checked(row, patch), new Date().toISOString());
+      this.deps.store.updateSettings(id, checkedSettings(this.deps.voices, row, patch), new Date().toISOString());
       return this.get(id);
     });
   }
@@ -163,17 +160,7 @@ export class ProjectService {
   async sentenceEdited({ jobId, span, text }: SentenceEdited): Promise<void> {
     const place = this.deps.store.chapterOfJob(jobId);
     if (!place) return;
-    await this.serially(place.project_id, () => {
-      const project = this.deps.store.get(place.project_id);
-      const chapter = this.deps.store.chapters(place.project_id).find((c) => c.idx === place.idx);
-      if (!project || !chapter || chapter.job_id !== jobId) return; // replaced meanwhile
-      const rendered = applyEdits(chapter.text, chapter.edits);
-      const keyOf = this.keys.maker(project);
-      const upToDate = keyOf !== null && chapter.render_key === keyOf(chapter);
-      const edits = recordEdit(chapter.text, chapter.edits, [utf16Offset(rendered, span[0]), utf16Offset(rendered, span[1])], text);
-      const key = upToDate ? keyOf({ ...chapter, edits }) : null;
-      this.deps.store.recordEdits(project.id, chapter.idx, edits, key);
-    });
+    await this.serially(place.project_id, () => recordSentenceEdit(this.deps.store, this.keys, place, { jobId, span, text }));
   }
 
   /**
@@ -183,24 +170,7 @@ export class ProjectService {
    */
   dismissEdit(id: string, index: string, n: string): Promise<Project> {
     return this.serially(id, () => {
-      const chapter = /^[0-9]{1,4}$/.test(index)
-        ? this.deps.store.chapters(this.row(id).id).find((c) => c.idx === Number(index))
-        : undefined;
-      if (!chapter) throw new ApiError('not_found', `The project has no chapter ${index}.`);
-      const edit = /^[0-9]{1,4}$/.test(n) ? chapter.edits[Number(n)] : undefined;
-      if (!edit) throw new ApiError('not_found', `Chapter ${index} has no edit ${n}.`);
-      if (edit.at !== null) {
-        throw new ApiError(
-          'invalid_request',
-          `Edit ${n} of chapter ${index} is in the chapter's audio: edit its sentence back to "${edit.original}" to undo it.`,
-        );
-      }
-      this.deps.store.recordEdits(
-        id,
-        chapter.idx,
-        chapter.edits.filter((e) => e !== edit),
-        null,
-      );
+      dismissStaleEdit(this.deps.store, this.row(id).id, index, n);
       return this.get(id);
     });
   }
@@ -279,19 +249,6 @@ export class ProjectService {
     return chapter;
   }
 
-  /** Settings with a change applied, checked: titles one line, the voice installed (its id as resolved). */
-  private checked(base: ProjectSettings, change: ProjectPatch): ProjectSettings {
-    const next = { ...base, ...definedOnly(change) };
-    const title = checkTitle(next.title);
-    if ('problem' in title) throw new ApiError('invalid_request', `"title": ${title.problem}`);
-    const author = next.author.trim();
-    if (author && 'problem' in checkTitle(author)) {
-      throw new ApiError('invalid_request', `"author" is one line of at most ${PROJECT_LIMITS.titleChars} characters.`);
-    }
-    const voice = this.deps.voices.resolve(next.voice ? { voice: next.voice } : {}).voice.id;
-    return { ...next, title: title.title, author, voice, format: formatNamed(next.format) };
-  }
-
   private row(id: string): ProjectRow {
     const row = PROJECT_ID.test(id) ? this.deps.store.get(id) : undefined;
     if (!row) throw new ApiError('project_not_found', `No project "${id}".`);
@@ -302,9 +259,3 @@ export class ProjectService {
     return this.serial.run(id, work);
   }
 }
-
-const prosodyDefaults = () => ({
-  rate: OPTION_RANGES.rate.default,
-  pitch: OPTION_RANGES.pitch.default,
-  volume: OPTION_RANGES.volume.default,
-});
