@@ -4,23 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import {
-  ApiError,
-  bitrateProblem,
-  EXPORT_DEFAULT_KBPS,
-  EXPORT_LIMITS,
-  EXPORT_MEDIA,
-  exportFilePath,
-  type Export,
-  type ExportRequest,
-  type SubtitleFormat,
-} from '../contract';
+import { ApiError, EXPORT_MEDIA, exportFilePath, type Export, type ExportRequest, type SubtitleFormat } from '../contract';
 import { DiskFull, type DiskBudget } from '../jobs/disk-budget';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
-import { planBook, renderExport, type ExportSpec } from '../jobs/export/render';
+import { renderExport } from '../jobs/export/render';
 import type { SegmentWork } from '../jobs/export/segments';
 import { bookBytes, doneFields, type PlannedBook } from './export-book';
+import { checkedPlan, specOf } from './export-request';
 import type { JobFiles } from '../jobs/files';
 import type { JobStore } from '../jobs/store';
 import { sampleSource } from '../jobs/transcode';
@@ -28,9 +19,6 @@ import type { JobService } from './jobs';
 
 /** The chapter title of a job that renders a project's chapter (ProjectStore), else undefined. */
 export type ChapterTitleOfJob = (jobId: string) => string | undefined;
-
-const JPEG = [0xff, 0xd8, 0xff];
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
  * What an export holds from its acceptance to its end, given by the transport (gateway/slots.ts):
@@ -88,28 +76,10 @@ export class ExportService {
   private async accept(request: ExportRequest, hold: ExportHold): Promise<Export> {
     const spec = specOf(request);
     const parts = await this.partsOf(request);
-    if (Array.isArray(request.chapters)) {
-      const stranger = request.chapters.find((c) => !request.job_ids.includes(c.job_id));
-      if (stranger)
-        throw new ApiError('invalid_request', `Chapter "${stranger.title}" names job ${stranger.job_id}, which is not in job_ids.`);
-    }
-    const plan = planBook(parts, spec);
+    const { plan, seconds } = checkedPlan(request, parts, spec);
     spec.title = request.title ?? plan.chapters[0]!.title;
-    const hours = plan.layout.totalSamples / plan.layout.sampleRate / 3600;
-    if (hours > EXPORT_LIMITS.hours) {
-      throw new ApiError(
-        'invalid_request',
-        `An export holds at most ${EXPORT_LIMITS.hours} hours of audio; these jobs make ${hours.toFixed(1)}.`,
-      );
-    }
-    if (plan.chapters.length > EXPORT_LIMITS.chapters) {
-      throw new ApiError(
-        'invalid_request',
-        `An export has at most ${EXPORT_LIMITS.chapters} chapters; these jobs make ${plan.chapters.length}.`,
-      );
-    }
     const id = randomUUID();
-    await this.disk.reserve(exportDiskKey(id), bookBytes(spec, hours * 3600), EXPORT_WORDING);
+    await this.disk.reserve(exportDiskKey(id), bookBytes(spec, seconds), EXPORT_WORDING);
     const record: ExportRecord = {
       export_id: id,
       status: 'running',
@@ -270,35 +240,6 @@ export class ExportService {
 const exportDiskKey = (id: string) => `export:${id}`;
 
 const EXPORT_WORDING = { what: 'This export', advice: 'Free some space, or delete finished exports or jobs.' };
-
-function specOf(request: ExportRequest): ExportSpec {
-  const bitrateKbps = request.bitrate_kbps ?? EXPORT_DEFAULT_KBPS[request.format];
-  const problem = bitrateProblem(request.format === 'm4b' ? 'm4a' : 'mp3', bitrateKbps);
-  if (problem) throw new ApiError('invalid_request', problem);
-  return {
-    format: request.format,
-    bitrateKbps,
-    title: request.title ?? '',
-    author: request.author,
-    cover: request.cover === undefined ? undefined : coverOf(request.cover),
-    goal: {
-      targetLufs: request.loudness_target_lufs ?? EXPORT_LIMITS.loudness.default,
-      ceilingDbtp: request.true_peak_dbtp ?? EXPORT_LIMITS.truePeak.default,
-    },
-    headMs: request.room_tone_head_ms ?? EXPORT_LIMITS.roomToneMs.default,
-    tailMs: request.room_tone_tail_ms ?? EXPORT_LIMITS.roomToneMs.default,
-    chapters: request.chapters ?? 'auto',
-  };
-}
-
-function coverOf(base64: string): Uint8Array {
-  const bytes = Buffer.from(base64, 'base64');
-  const starts = (magic: number[]) => magic.every((b, i) => bytes[i] === b);
-  if (!starts(JPEG) && !starts(PNG)) throw new ApiError('invalid_request', '"cover" must be a JPEG or PNG image, base64-encoded.');
-  if (bytes.length > EXPORT_LIMITS.coverBytes)
-    throw new ApiError('invalid_request', `"cover" is at most ${EXPORT_LIMITS.coverBytes} bytes.`);
-  return bytes;
-}
 
 /** A download's file name: the title, without characters file systems or headers refuse. */
 function safeName(title: string): string {
