@@ -2,11 +2,12 @@
  * One export from plan to file: the book's layout and chapters (planned when the export is asked
  * for, so that bad requests are refused at once), then the passes over its audio: measure,
  * measure again after limiting when the limiter acts, and condition + encode while measuring the
- * result. An M4B is made of segments encoded on all cores and kept for the next export
- * (segments.ts); MP3 and ZIP in one pass (MP3 frames share a bit reservoir: docs/audiobook.md).
+ * result. An M4B or MP3 is made of segments encoded on all cores and kept for the next export
+ * (segments.ts); a ZIP in one pass.
  * Nothing holds more than a block of samples but the M4B's frame sizes (formats: sinks.ts).
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { encodedSampleRate } from '../../audio/encode/formats';
 import { LoudnessMeter } from '../../audio/loudness';
 import type { ExportFormat } from '../../contract';
 import { cuesOf, formatSubtitles, type Cue } from '../subtitles';
@@ -14,10 +15,8 @@ import { bookSamples, layOut, type BookLayout, type BookPart } from './book-audi
 import { planChapters, type ChapterRule } from './chapters';
 import { encodingHeadroomDb } from './headroom';
 import { conditioned, correctForLimiting, limitedLoudness, planGain, type LoudnessGoal } from './normalise';
-import { segmentedM4b, type SegmentedLoudness, type SegmentWork } from './segments';
+import { SEGMENT_FRAME_SAMPLES, segmentedBook, type SegmentedLoudness, type SegmentWork } from './segments';
 import { m4bSink, mp3Sink, zipSink, type SinkChapter, type SinkOptions } from './sinks';
-
-const AAC_FRAME_SAMPLES = 1024;
 
 export interface ExportSpec {
   format: ExportFormat;
@@ -53,8 +52,9 @@ export interface RenderedLoudness {
 
 /** Where everything goes in the book: parts, chapters (the first from 0, room tone included), cues. */
 export function planBook(parts: readonly BookPart[], spec: Pick<ExportSpec, 'format' | 'headMs' | 'tailMs' | 'chapters'>): BookPlan {
-  // an M4B's parts are encoded apart and joined: its cuts fall on AAC frames (segments.ts)
-  const layout = layOut(parts, spec.headMs, spec.tailMs, spec.format === 'm4b' ? AAC_FRAME_SAMPLES : 1);
+  // an M4B's or MP3's parts are encoded apart and joined: its cuts fall on frames (segments.ts)
+  const frame = spec.format === 'zip' ? 1 : SEGMENT_FRAME_SAMPLES[spec.format];
+  const layout = layOut(parts, spec.headMs, spec.tailMs, frame);
   const rate = layout.sampleRate;
   const sources = parts.map((p) => ({ jobId: p.jobId, title: p.title, titleGiven: p.titleGiven, sentences: p.timings.sentences }));
   const starts = planChapters(sources, spec.chapters)
@@ -75,7 +75,7 @@ export async function renderExport(
   signal: AbortSignal,
   /** Asks the disk ledger before each write of the book and its subtitles. */
   room: (bytes: number) => Promise<void>,
-  /** The export threads and the kept segments: an M4B is then made of segments (segments.ts). */
+  /** The export threads and the kept segments: an M4B or MP3 is then made of segments (segments.ts). */
   work?: SegmentWork,
 ): Promise<RenderedLoudness> {
   const { layout } = plan;
@@ -99,10 +99,13 @@ export async function renderExport(
     room,
   };
   try {
+    const { format } = spec;
+    // MP3 frames join only at the book's own rate (a resampler's delay would move each segment)
+    const segmented = format === 'm4b' || (format === 'mp3' && encodedSampleRate('mp3', layout.sampleRate) === layout.sampleRate);
     const loudness =
-      spec.format === 'm4b' && work
-        ? await segmentedM4b(parts, layout, options, goal, work, phase, signal).finally(() => work.store.trim())
-        : await inOnePass(parts, spec.format, layout, options, goal, phase, signal);
+      work && format !== 'zip' && segmented
+        ? await segmentedBook(format, parts, layout, options, goal, work, phase, signal).finally(() => work.store.trim())
+        : await inOnePass(parts, format, layout, options, goal, phase, signal);
     for (const format of ['vtt', 'srt'] as const) {
       const text = formatSubtitles(plan.cues, format);
       await room(Buffer.byteLength(text));

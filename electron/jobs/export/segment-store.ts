@@ -1,8 +1,8 @@
 /**
  * What exports made of each segment of a book (segments.ts), kept for the next export of it: the
- * loudness measurements of the segment as it is and after a gain and the limiter, and its AAC
- * frames at a gain and bitrate. In `<data dir>/export-cache/`: `<hash>.json` (the figures, the
- * frames' sizes) and, for an encode, `<hash>.aac` (the raw frames). A key names everything the
+ * loudness measurements of the segment as it is and after a gain and the limiter, and its AAC or
+ * MP3 frames at a gain and bitrate. In `<data dir>/export-cache/`: `<hash>.json` (the figures, the
+ * frames' sizes) and, for an encode, `<hash>.aac` (the raw frames) or `<hash>.mp3`. A key names everything the
  * bytes depend on (keys.ts), so an entry is never stale, only unused. Bounded: past `maxBytes`
  * the least recently used entries go (a use is an export that took it; file times keep the order
  * across restarts).
@@ -19,7 +19,7 @@ export const EXPORT_CACHE_BYTES = 1024 * 1024 * 1024;
 /** What an entry is of (its segment's key) and at which gain, for finding an earlier export's gain. */
 export interface EntryLabel {
   segment: string;
-  /** "raw", "limited" or "aac:<kbps>" with the ceiling: what the figures are of. */
+  /** "raw", "limited", "aac:<kbps>" or "mp3:<kbps>" with the ceiling: what the figures are of. */
   kind: string;
   gainDb: number | null;
 }
@@ -33,7 +33,12 @@ interface Stored extends EntryLabel {
   blocks: string;
   truePeakDbtp: number | null;
   aac?: { config: string; sampleRate: number; channels: number; frameSizes: string };
+  mp3?: { bytes: number };
 }
+
+export type FramesFormat = 'aac' | 'mp3';
+/** The format of the frames an entry of `kind` keeps, if any. */
+const framesOf = (kind: string): FramesFormat | undefined => (['aac', 'mp3'] as const).find((f) => kind.startsWith(`${f}:`));
 
 const b64 = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 const bytesOf = (text: string) => {
@@ -66,7 +71,7 @@ export class SegmentStore {
       const key = name.slice(0, -5);
       try {
         const stored = JSON.parse(await readFile(path.join(store.dir, name), 'utf8')) as Stored;
-        const sizes = await Promise.all(store.filesOf(key, stored.aac !== undefined).map((f) => stat(f)));
+        const sizes = await Promise.all(store.filesOf(key, framesOf(stored.kind)).map((f) => stat(f)));
         const { segment, kind, gainDb } = stored;
         found.push([key, { segment, kind, gainDb, bytes: sizes.reduce((n, s) => n + s.size, 0), used: sizes[0]!.mtimeMs }]);
       } catch {
@@ -74,7 +79,7 @@ export class SegmentStore {
       }
     }
     const known = new Set(found.map(([key]) => key));
-    const strays = names.filter((n) => !known.has(n.replace(/\.(json|aac)$/, '')) && !n.endsWith('.json'));
+    const strays = names.filter((n) => !known.has(n.replace(/\.(json|aac|mp3)$/, '')) && !n.endsWith('.json'));
     await Promise.all(strays.map((n) => rm(path.join(store.dir, n), { force: true })));
     found.sort((a, b) => a[1].used - b[1].used);
     for (const [key, entry] of found) {
@@ -86,12 +91,12 @@ export class SegmentStore {
   }
 
   /** Where an encode for `key` writes its frames before it is kept. */
-  partialFrames(key: string): string {
-    return path.join(this.dir, `${key}.aac.partial`);
+  partialFrames(key: string, format: FramesFormat): string {
+    return `${this.framesFile(key, format)}.partial`;
   }
 
-  framesFile(key: string): string {
-    return path.join(this.dir, `${key}.aac`);
+  framesFile(key: string, format: FramesFormat): string {
+    return path.join(this.dir, `${key}.${format}`);
   }
 
   /** The figures (and frames' sizes) kept under `key`, or null. */
@@ -106,7 +111,13 @@ export class SegmentStore {
         channels: stored.aac.channels,
         frameSizes: new Uint16Array(bytesOf(stored.aac.frameSizes)),
       };
-      return { blocks: new Float64Array(bytesOf(stored.blocks)), truePeakDbtp: stored.truePeakDbtp ?? -Infinity, ...(aac ? { aac } : {}) };
+      const blocks = new Float64Array(bytesOf(stored.blocks));
+      return {
+        blocks,
+        truePeakDbtp: stored.truePeakDbtp ?? -Infinity,
+        ...(aac ? { aac } : {}),
+        ...(stored.mp3 ? { mp3: stored.mp3 } : {}),
+      };
     } catch {
       // removed from outside Orator: not held any more
       await this.drop(key);
@@ -115,23 +126,25 @@ export class SegmentStore {
   }
 
   /**
-   * Keeps a result (an encode's frames are at partialFrames(key)). Nothing is evicted until the
+   * Keeps a result (an encode's frames are at partialFrames(key, its format)). Nothing is evicted until the
    * export ends (trim): the frames it will join stay, even past the bound, while it runs.
    */
   async put(key: string, label: EntryLabel, result: SegmentResult): Promise<void> {
-    const { aac } = result;
+    const { aac, mp3 } = result;
     const stored: Stored = {
       ...label,
       blocks: b64(result.blocks),
       truePeakDbtp: Number.isFinite(result.truePeakDbtp) ? result.truePeakDbtp : null,
       ...(aac ? { aac: { ...aac, config: b64(aac.config), frameSizes: b64(aac.frameSizes) } } : {}),
+      ...(mp3 ? { mp3 } : {}),
     };
     const text = JSON.stringify(stored);
-    if (aac) await rename(this.partialFrames(key), this.framesFile(key));
+    const format = framesOf(label.kind);
+    if (format) await rename(this.partialFrames(key, format), this.framesFile(key, format));
     await writeFile(path.join(this.dir, `${key}.json`), text, { mode: PRIVATE_FILE_MODE });
     let bytes = Buffer.byteLength(text);
-    if (aac) {
-      bytes += aac.frameSizes.reduce((n, size) => n + size, 0);
+    if (format) {
+      bytes += aac ? aac.frameSizes.reduce((n, size) => n + size, 0) : (mp3?.bytes ?? 0);
       this.counts.encoded++;
     }
     const replaced = this.entries.get(key);
@@ -165,23 +178,24 @@ export class SegmentStore {
     return this.bytes;
   }
 
-  private filesOf(key: string, frames: boolean): string[] {
+  private filesOf(key: string, format: FramesFormat | undefined): string[] {
     const json = path.join(this.dir, `${key}.json`);
-    return frames ? [json, this.framesFile(key)] : [json];
+    return format ? [json, this.framesFile(key, format)] : [json];
   }
 
   private async touch(key: string): Promise<void> {
     const entry = this.entries.get(key)!;
     entry.used = ++this.lastUse;
     const now = new Date();
-    await Promise.all(this.filesOf(key, entry.kind.startsWith('aac')).map((f) => utimes(f, now, now)));
+    await Promise.all(this.filesOf(key, framesOf(entry.kind)).map((f) => utimes(f, now, now)));
   }
 
   private async drop(key: string): Promise<void> {
     const entry = this.entries.get(key);
     if (entry) this.bytes -= entry.bytes;
     this.entries.delete(key);
-    await Promise.all([...this.filesOf(key, true), this.partialFrames(key)].map((f) => rm(f, { force: true })));
+    const files = (['aac', 'mp3'] as const).flatMap((f) => [this.framesFile(key, f), this.partialFrames(key, f)]);
+    await Promise.all([...this.filesOf(key, undefined), ...files].map((f) => rm(f, { force: true })));
   }
 
   private async evictTo(bytes: number): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Entry of the export threads (built to dist/export-worker.mjs): one segment of a book
  * (segments.ts) measured as it is, measured after gain and limiting, or conditioned and encoded to
- * AAC, its raw frames written to a file. Each thread does one segment at a time; the pool runs one
+ * AAC (its raw frames) or MP3 (its frames as LAME writes them), written to a file. Each thread does one segment at a time; the pool runs one
  * thread per core, so a book's segments are encoded side by side.
  */
 import { open } from 'node:fs/promises';
@@ -20,8 +20,11 @@ export interface SegmentTask {
   /** Absent: the segment as it is. Present: after this gain and the limiter. */
   gainDb?: number;
   ceilingDbtp?: number;
-  /** Encodes the conditioned segment to AAC at this bitrate, its raw frames to `file`. */
-  encode?: { bitrateKbps: number; file: string };
+  /**
+   * Encodes the conditioned segment at this bitrate, its frames to `file`; only its first `samples`
+   * when given (an MP3 segment leaves out the end of its trailing silence: segments.ts).
+   */
+  encode?: { format: 'aac' | 'mp3'; bitrateKbps: number; file: string; samples?: number };
 }
 
 export interface SegmentResult {
@@ -31,6 +34,8 @@ export interface SegmentResult {
   truePeakDbtp: number;
   /** The encoded track: every frame, the encoder's priming frame first. */
   aac?: { config: Uint8Array; sampleRate: number; channels: number; frameSizes: Uint16Array };
+  /** The MP3 frames' bytes. */
+  mp3?: { bytes: number };
 }
 
 export default async function runSegment(task: SegmentTask): Promise<SegmentResult> {
@@ -44,24 +49,32 @@ export default async function runSegment(task: SegmentTask): Promise<SegmentResu
     for await (const piece of samples) meter.push(piece);
     return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp };
   }
-  const encoder = await createEncoder('aac', { sampleRate: segment.sampleRate, bitrateKbps: task.encode.bitrateKbps });
+  const { format, bitrateKbps, samples: encoded = Infinity } = task.encode;
+  const encoder = await createEncoder(format, { sampleRate: segment.sampleRate, bitrateKbps });
   const file = await open(task.encode.file, 'w', 0o600);
-  const reader = new AdtsReader();
+  const reader = format === 'aac' ? new AdtsReader() : null;
+  let bytes = 0;
   try {
-    const keep = async (adts: Uint8Array) => {
-      const frames = reader.push(adts);
+    const keep = async (chunk: Uint8Array) => {
+      const frames = reader ? reader.push(chunk) : chunk;
+      bytes += frames.length;
       if (frames.length > 0) await file.write(frames);
     };
+    let sent = 0;
     for await (const piece of samples) {
       meter.push(piece);
-      await keep(await encoder.push(piece));
+      const fit = piece.subarray(0, Math.max(0, encoded - sent));
+      sent += fit.length;
+      if (fit.length > 0) await keep(await encoder.push(fit));
     }
     await keep(await encoder.finish());
   } finally {
     await encoder.close();
     await file.close();
   }
+  const measures = { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp };
+  if (!reader) return { ...measures, mp3: { bytes } };
   const track = reader.track();
   const aac = { config: track.config, sampleRate: track.sampleRate, channels: track.channels, frameSizes: track.frameSizes.slice() };
-  return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp, aac };
+  return { ...measures, aac };
 }

@@ -1,7 +1,7 @@
 /**
- * An M4B made of segments encoded apart on the export threads (the built dist/export-worker.mjs)
- * against the same book in one pass, both decoded by faad2; and a second export after one chapter
- * changed, which encodes that chapter only.
+ * An M4B or MP3 made of segments encoded apart on the export threads (the built
+ * dist/export-worker.mjs) against the same book in one pass, decoded by faad2 and sox (libmad);
+ * and a second export after one chapter changed, which encodes that chapter only.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { espeakWasm } from '../../engines/espeak-ng/wasm';
 import { decodeIndependently } from '../../testing/decoders';
 import type { BookPart } from './book-audio';
 import { planBook, renderExport, type ExportSpec } from './render';
+import type { SegmentedFormat } from './segments';
 import { SegmentPool } from './segment-pool';
 import { SegmentStore } from './segment-store';
 
@@ -41,7 +42,7 @@ async function part(index: number, text: string): Promise<BookPart> {
   };
 }
 
-const spec: ExportSpec = {
+const m4b: ExportSpec = {
   format: 'm4b',
   bitrateKbps: 64,
   title: 'Three Chapters',
@@ -51,8 +52,17 @@ const spec: ExportSpec = {
   chapters: 'jobs',
 };
 
-async function exportBook(parts: BookPart[], name: string, store?: SegmentStore) {
-  const files = { audio: path.join(dir, `${name}.m4b`), vtt: path.join(dir, `${name}.vtt`), srt: path.join(dir, `${name}.srt`) };
+const specs: Record<SegmentedFormat, ExportSpec> = { m4b, mp3: { ...m4b, format: 'mp3' } };
+/**
+ * Where the book's first sample lies in the decoded file, and how many decoded samples make one of
+ * the book's: faad2 decodes the AAC priming frame and doubles rates this low; LAME delays by 576
+ * samples and libmad by 529.
+ */
+const decodedOffset = { m4b: 1024, mp3: 576 + 529 };
+
+async function exportBook(parts: BookPart[], name: string, store?: SegmentStore, spec = m4b) {
+  const ext = spec.format === 'm4b' ? 'm4a' : 'mp3';
+  const files = { audio: path.join(dir, `${name}.${spec.format}`), vtt: path.join(dir, `${name}.vtt`), srt: path.join(dir, `${name}.srt`) };
   const plan = planBook(parts, spec);
   const work = store ? { pool, store } : undefined;
   const loudness = await renderExport(
@@ -65,7 +75,7 @@ async function exportBook(parts: BookPart[], name: string, store?: SegmentStore)
     async () => {},
     work,
   );
-  return { plan, loudness, decoded: await decodeIndependently('m4a', await readFile(files.audio)) };
+  return { plan, loudness, decoded: await decodeIndependently(ext, await readFile(files.audio)) };
 }
 
 beforeAll(async () => {
@@ -79,18 +89,21 @@ afterAll(async () => {
 
 const peak = (samples: Int16Array) => samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0);
 
-describe('an M4B made of segments', () => {
+describe.each(['m4b', 'mp3'] as const)('an %s made of segments', (format) => {
+  const spec = specs[format];
   it('decodes like the book encoded in one pass: as many samples, in step, and no click at the joins', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
-    const store = await SegmentStore.open(path.join(dir, 'data'));
-    const whole = await exportBook(parts, 'whole');
-    const joined = await exportBook(parts, 'joined', store);
+    const store = await SegmentStore.open(path.join(dir, `data-${format}`));
+    const whole = await exportBook(parts, `whole-${format}`, undefined, spec);
+    const joined = await exportBook(parts, `joined-${format}`, store, spec);
     expect(store.counts.encoded).toBe(3);
 
-    // faad2 decodes every frame, the priming one too, and doubles rates this low on output
+    // faad2 doubles rates this low on output
     const { layout } = joined.plan;
     const scale = Math.round(joined.decoded.samples.length / joined.decoded.seconds / layout.sampleRate);
-    const frame = 1024 * scale;
+    // an AAC frame, or what the issue calls an MP3 frame (two of MPEG-2's at this rate)
+    const frame = (format === 'm4b' ? 1024 : 1152) * scale;
+    const offset = decodedOffset[format];
     expect(scale).toBeGreaterThanOrEqual(1);
     // the same count, within a frame
     expect(Math.abs(joined.decoded.samples.length - whole.decoded.samples.length)).toBeLessThanOrEqual(frame);
@@ -101,7 +114,7 @@ describe('an M4B made of segments', () => {
     const a = whole.decoded.samples;
     const b = joined.decoded.samples;
     for (let i = 0; i < parts.length; i++) {
-      const from = (layout.starts[i]! + 1024) * scale;
+      const from = (layout.starts[i]! + offset) * scale;
       const to = from + layout.lengths[i]! * scale;
       let signal = 0;
       let error = 0;
@@ -112,8 +125,8 @@ describe('an M4B made of segments', () => {
       // two encodes of the same samples differ by their quantisation noise only: well under the speech
       expect(10 * Math.log10(signal / error)).toBeGreaterThan(10);
     }
-    // at each join, the silence between chapters stays silence (in the decoded file: the priming frame first)
-    for (const cut of layout.cuts.slice(1, -1).map((c) => (c + 1024) * scale)) {
+    // at each join, the silence between chapters stays silence (in the decoded file: after the delay)
+    for (const cut of layout.cuts.slice(1, -1).map((c) => (c + offset) * scale)) {
       const around = (samples: Int16Array) => peak(samples.subarray(cut - 2 * frame, cut + 2 * frame));
       expect(around(b)).toBeLessThanOrEqual(Math.max(8, 2 * around(a)));
     }
@@ -121,23 +134,23 @@ describe('an M4B made of segments', () => {
 
   it('encodes only the chapter that changed when the book is exported again', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
-    const store = await SegmentStore.open(path.join(dir, 'again'));
-    const first = await exportBook(parts, 'first', store);
+    const store = await SegmentStore.open(path.join(dir, `again-${format}`));
+    const first = await exportBook(parts, `first-${format}`, store, spec);
     expect(store.counts).toEqual({ encoded: 3, reused: 0 });
 
-    await exportBook(parts, 'same', store);
+    await exportBook(parts, `same-${format}`, store, spec);
     expect(store.counts).toEqual({ encoded: 3, reused: 3 });
 
     parts[1] = await part(1, FIXED);
-    const fixed = await exportBook(parts, 'fixed', store);
+    const fixed = await exportBook(parts, `fixed-${format}`, store, spec);
     expect(store.counts).toEqual({ encoded: 4, reused: 5 });
     // the book's gain is kept: the unchanged chapters' frames are still right
     expect(fixed.loudness.gainDb).toBe(first.loudness.gainDb);
     expect(Math.abs(fixed.loudness.integratedLufs - spec.goal.targetLufs)).toBeLessThan(0.5);
 
     // kept across a restart of the store
-    const reopened = await SegmentStore.open(path.join(dir, 'again'));
-    await exportBook(parts, 'reopened', reopened);
+    const reopened = await SegmentStore.open(path.join(dir, `again-${format}`));
+    await exportBook(parts, `reopened-${format}`, reopened, spec);
     expect(reopened.counts).toEqual({ encoded: 0, reused: 3 });
   }, 120_000);
 });

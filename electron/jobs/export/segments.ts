@@ -1,7 +1,8 @@
 /**
- * An M4B made of segments, one per job (a project's chapter), each measured and encoded on its own
- * on the export threads (segment-pool.ts), all cores at once, and kept (segment-store.ts): the next
- * export of the book encodes only the segments whose audio changed, and joins the rest as they were.
+ * An M4B or MP3 made of segments, one per job (a project's chapter), each measured and encoded on
+ * its own on the export threads (segment-pool.ts), all cores at once, and kept (segment-store.ts):
+ * the next export of the book encodes only the segments whose audio changed, and joins the rest as
+ * they were.
  *
  * Why the frames join cleanly: the book is cut in the middle of the 1.5 s of silence between two
  * jobs, on a multiple of the AAC frame (book-audio.ts, layOut). AAC frames decode on their own but
@@ -12,6 +13,13 @@
  * others' is dropped. A segment of n frames' samples gives n + 1 frames; the joined book has as
  * many as one pass over it would. The limiter starts afresh at each cut, in silence, where it is at
  * rest in one pass too.
+ *
+ * MP3: every LAME stream starts with an empty bit reservoir (its first frame's main_data_begin is
+ * 0), so streams encoded apart join into a valid one. LAME writes ceil((n + 1,152) / frame) frames
+ * for n samples (its 576-sample delay, then a flush), with no Xing/LAME tag, as in one pass. The
+ * cuts fall on 1,152 samples (a frame of MPEG-1, two of MPEG-2), and each segment but the last
+ * leaves out the last 1,152 samples of its trailing silence: its frames then span its cut to the
+ * next, and every sample after them keeps its place in the book as in one pass, the delay included.
  */
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -23,9 +31,9 @@ import { estimateExportBytes } from '../../contract';
 import { segmentOf, type BookLayout, type BookPart, type Segment } from './book-audio';
 import { gainFor, keptGain, type LoudnessGoal } from './normalise';
 import type { SegmentPool } from './segment-pool';
-import type { EntryLabel, SegmentStore } from './segment-store';
+import type { EntryLabel, FramesFormat, SegmentStore } from './segment-store';
 import type { SegmentResult, SegmentTask } from './segment-worker';
-import { writeM4b, type SinkOptions } from './sinks';
+import { writeM4b, writeMp3, type SinkOptions } from './sinks';
 
 /** What the segmented M4B needs besides the book: the threads, and the kept segments. */
 export interface SegmentWork {
@@ -41,7 +49,13 @@ export interface SegmentedLoudness {
   truePeakDbtp: number;
 }
 
-const ENCODER = `@mediabunny/aac-encoder@${dependencies['@mediabunny/aac-encoder']}`;
+const AAC_ENCODER = `@mediabunny/aac-encoder@${dependencies['@mediabunny/aac-encoder']}`;
+const MP3_ENCODER = `wasm-media-encoders@${dependencies['wasm-media-encoders']}`;
+/** What LAME adds to a stream's samples before it is a whole number of frames (above). */
+const LAME_EXTRA_SAMPLES = 1152;
+/** The cuts of a segmented book: an AAC frame, or an MPEG-1 frame (two MPEG-2 frames). */
+export const SEGMENT_FRAME_SAMPLES = { m4b: 1024, mp3: 1152 } as const;
+export type SegmentedFormat = keyof typeof SEGMENT_FRAME_SAMPLES;
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /**
@@ -74,7 +88,14 @@ class BookSegments {
 
   /** The store's key of segment i's result for `kind` at `gainDb`. */
   entryKey(i: number, kind: string, gainDb: number | null): string {
-    return hash([{ segment: this.keys[i]!, kind, gainDb }, ENCODER]);
+    const entry = { segment: this.keys[i]!, kind, gainDb };
+    return hash(kind.startsWith('mp3:') ? [entry, MP3_ENCODER, this.encodedSamples(i, 'mp3')] : [entry, AAC_ENCODER]);
+  }
+
+  /** How many of segment i's samples its encode takes: an MP3 segment's but the last's leave LAME's extra out. */
+  encodedSamples(i: number, codec: FramesFormat): number {
+    const { lead, length, trail } = this.segments[i]!;
+    return lead + length + trail - (codec === 'mp3' && i < this.segments.length - 1 ? LAME_EXTRA_SAMPLES : 0);
   }
 
   /**
@@ -85,7 +106,7 @@ class BookSegments {
   all(
     kind: string,
     gainDb: number | null,
-    task: (segment: Segment, key: string) => SegmentTask,
+    task: (segment: Segment, key: string, i: number) => SegmentTask,
     done: (samples: number) => void,
     { before = async () => {}, or }: { before?: (segment: Segment) => Promise<void>; or?: string } = {},
   ): Promise<SegmentResult[]> {
@@ -96,7 +117,7 @@ class BookSegments {
       const kept = (await store.get(key)) ?? (or === undefined ? null : await store.get(this.entryKey(i, or, gainDb)));
       if (kept) return kept;
       await before(segment);
-      const result = await this.work.pool.run(task(segment, key), this.signal);
+      const result = await this.work.pool.run(task(segment, key, i), this.signal);
       await store.put(key, label, result);
       this.made.add(key);
       return result;
@@ -118,9 +139,10 @@ type Phase = (from: number, to: number) => (samples: number) => void;
 
 /**
  * Measures, normalises and encodes the book segment by segment, reusing what is kept, and writes
- * the M4B (`sink`: where, with which chapters and tags). `goal` holds the samples' ceiling.
+ * the M4B or MP3 (`sink`: where, with which chapters and tags). `goal` holds the samples' ceiling.
  */
-export async function segmentedM4b(
+export async function segmentedBook(
+  format: SegmentedFormat,
   parts: readonly BookPart[],
   layout: BookLayout,
   sink: SinkOptions,
@@ -137,7 +159,8 @@ export async function segmentedM4b(
     truePeakDbtp: Math.max(...raw.map((r) => r.truePeakDbtp)),
   };
   const plan = gainFor(measured, goal);
-  const encodeKind = `aac:${sink.bitrateKbps}:${goal.ceilingDbtp}`;
+  const codec: FramesFormat = format === 'm4b' ? 'aac' : 'mp3';
+  const encodeKind = `${codec}:${sink.bitrateKbps}:${goal.ceilingDbtp}`;
   const passes = [0, 1, 2, 3, 4].map((k) => phase(0.15 + 0.03 * k, 0.18 + 0.03 * k));
   const limitedAt = async (gainDb: number, pass: number) => {
     const task = (segment: Segment) => ({ segment, gainDb, ceilingDbtp: goal.ceilingDbtp });
@@ -147,12 +170,15 @@ export async function segmentedM4b(
   // what a segment's frames take is asked of the disk ledger before its thread writes them
   const room = (segment: Segment) => sink.room(estimateExportBytes(segment.length / segment.sampleRate, sink.bitrateKbps));
   const encodeAt = (gainDb: number) => {
-    const task = (segment: Segment, key: string): SegmentTask => ({
-      segment,
-      gainDb,
-      ceilingDbtp: goal.ceilingDbtp,
-      encode: { bitrateKbps: sink.bitrateKbps, file: work.store.partialFrames(key) },
-    });
+    const task = (segment: Segment, key: string, i: number): SegmentTask => {
+      const encode = {
+        format: codec,
+        bitrateKbps: sink.bitrateKbps,
+        file: work.store.partialFrames(key, codec),
+        samples: book.encodedSamples(i, codec),
+      };
+      return { segment, gainDb, ceilingDbtp: goal.ceilingDbtp, encode };
+    };
     return book.all(encodeKind, gainDb, task, phase(0.3, 0.97), { before: room });
   };
   // a changed chapter is encoded at the last export's gain at once: its encode measures it too
@@ -161,8 +187,13 @@ export async function segmentedM4b(
   const encoded = await encodeAt(gainDb);
   const keys = encoded.map((_, i) => book.entryKey(i, encodeKind, gainDb));
   work.store.counts.reused += new Set(keys.filter((key) => !book.made.has(key))).size;
-  const files = keys.map((key) => work.store.framesFile(key));
-  await joinFrames(encoded, files, sink);
+  const files = keys.map((key) => work.store.framesFile(key, codec));
+  if (codec === 'aac') await joinFrames(encoded, files, sink);
+  else
+    await writeMp3(
+      sink,
+      streams(files, () => 0),
+    );
   return {
     measured,
     gainDb,
@@ -170,6 +201,11 @@ export async function segmentedM4b(
     integratedLufs: gatedLoudness(encoded.map((r) => r.blocks)).integratedLufs,
     truePeakDbtp: Math.max(...encoded.map((r) => r.truePeakDbtp)),
   };
+}
+
+/** The files one after another, each from `start(i)`. */
+async function* streams(files: string[], start: (i: number) => number): AsyncGenerator<Uint8Array> {
+  for (const [i, file] of files.entries()) yield* createReadStream(file, { start: start(i) });
 }
 
 /** The M4B of the segments' frames, each segment's priming frame dropped but the first's. */
@@ -183,10 +219,11 @@ async function joinFrames(encoded: SegmentResult[], files: string[], sink: SinkO
     frameSizes.set(kept, at);
     at += kept.length;
   });
-  async function* frames() {
-    for (const [i, file] of files.entries()) yield* createReadStream(file, { start: i === 0 ? 0 : tracks[i]!.frameSizes[0]! });
-  }
-  await writeM4b(sink, { ...tracks[0]!, frameSizes }, frames());
+  await writeM4b(
+    sink,
+    { ...tracks[0]!, frameSizes },
+    streams(files, (i) => (i === 0 ? 0 : tracks[i]!.frameSizes[0]!)),
+  );
 }
 
 function emptyReport(durationS: number): LoudnessReport {

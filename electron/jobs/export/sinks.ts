@@ -102,14 +102,18 @@ export async function writeM4b(options: SinkOptions, track: AacTrack, frames: As
 
 const msOf = (samples: number, rate: number) => Math.round((samples / rate) * 1000);
 
+/** The ID3 tag that opens the book's MP3: its title, author, cover and chapters. */
+function mp3Head(options: SinkOptions): Uint8Array {
+  const rate = options.sampleRate;
+  const chapters = options.chapters.map((c) => ({ title: c.title, startMs: msOf(c.startSample, rate), endMs: msOf(c.endSample, rate) }));
+  const { title, author, cover } = options.tags;
+  return id3Tag({ title, author, album: title, cover, chapters });
+}
+
 export async function mp3Sink(options: SinkOptions): Promise<BookSink> {
   const encoder = await createEncoder('mp3', { sampleRate: options.sampleRate, bitrateKbps: options.bitrateKbps });
   const handle = await openGuarded(options.file, options.room);
-  const rate = options.sampleRate;
-  const chapters = options.chapters.map((c) => ({ title: c.title, startMs: msOf(c.startSample, rate), endMs: msOf(c.endSample, rate) }));
-  await handle.write(
-    id3Tag({ title: options.tags.title, author: options.tags.author, album: options.tags.title, cover: options.tags.cover, chapters }),
-  );
+  await handle.write(mp3Head(options));
   return {
     push: async (samples) => void (await handle.write(await encoder.push(samples))),
     async finish() {
@@ -121,6 +125,17 @@ export async function mp3Sink(options: SinkOptions): Promise<BookSink> {
       await handle.close().catch(() => undefined);
     },
   };
+}
+
+/** The .mp3 of frames encoded already (segments.ts): its ID3 tag, then the frames as `frames` gives them. */
+export async function writeMp3(options: SinkOptions, frames: AsyncIterable<Uint8Array>): Promise<void> {
+  const book = await openGuarded(options.file, options.room);
+  try {
+    await book.write(mp3Head(options));
+    for await (const chunk of frames) await book.write(chunk);
+  } finally {
+    await book.close();
+  }
 }
 
 /** A chapter's file name in the ZIP: its number, then its title without characters file systems refuse. */
