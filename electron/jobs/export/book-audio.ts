@@ -66,22 +66,28 @@ function* silence(samples: number): Generator<Int16Array> {
   for (let left = samples; left > 0; left -= block.length) yield block.subarray(0, Math.min(left, block.length));
 }
 
-/** One part's samples at the book's rate, exactly `length` of them (a resampler may round by one). */
-async function* partSamples(source: SampleSource, sampleRate: number, length: number): AsyncGenerator<Int16Array> {
+/**
+ * One part's samples at the book's rate, exactly `length` of them (a resampler may round by one)
+ * after the first `skip` (a chapter that starts in the middle of its job).
+ */
+async function* partSamples(source: SampleSource, sampleRate: number, length: number, skip = 0): AsyncGenerator<Int16Array> {
   const resampler = source.sampleRate === sampleRate ? undefined : await Resampler.create(source.sampleRate, sampleRate);
-  let sent = 0;
+  let sent = -skip;
   const take = function* (piece: Int16Array) {
-    const fit = piece.subarray(0, Math.max(0, length - sent));
-    sent += fit.length;
+    const fit = piece.subarray(Math.max(0, -sent), Math.max(0, length - sent));
+    sent += piece.length;
     if (fit.length > 0) yield fit;
   };
   try {
-    for await (const piece of readSamples(source)) yield* take(resampler ? resampler.push(piece) : piece);
+    for await (const piece of readSamples(source)) {
+      yield* take(resampler ? resampler.push(piece) : piece);
+      if (sent >= length) break;
+    }
     if (resampler) yield* take(resampler.finish());
   } finally {
     resampler?.close();
   }
-  if (sent < length) yield* silence(length - sent);
+  if (sent < length) yield* silence(length - Math.max(0, sent));
 }
 
 /** What a segment of the book is made of: silence, a part's samples at the book's rate, silence. */
@@ -89,6 +95,8 @@ export interface Segment {
   source: SampleSource;
   sampleRate: number;
   lead: number;
+  /** The part's samples left out at its start (absent: none). */
+  skip?: number;
   length: number;
   trail: number;
 }
@@ -101,9 +109,32 @@ export function segmentOf(parts: readonly BookPart[], layout: BookLayout, i: num
   return { source: parts[i]!.source, sampleRate: layout.sampleRate, lead, length, trail: layout.cuts[i + 1]! - start - length };
 }
 
+/**
+ * The samples from `from` to `to` of the book as a segment: a chapter, which lies in one part and
+ * the silence around it (every part starts a chapter: chapters.ts).
+ */
+export function sliceOf(parts: readonly BookPart[], layout: BookLayout, from: number, to: number): Segment {
+  const i = Math.max(
+    0,
+    layout.starts.findLastIndex((start) => start <= from),
+  );
+  const start = layout.starts[i]!;
+  const lead = Math.max(0, start - from);
+  const length = Math.max(0, Math.min(start + layout.lengths[i]!, to) - Math.max(start, from));
+  const skip = Math.max(0, from - start);
+  return {
+    source: parts[i]!.source,
+    sampleRate: layout.sampleRate,
+    lead,
+    ...(skip > 0 ? { skip } : {}),
+    length,
+    trail: to - from - lead - length,
+  };
+}
+
 export async function* segmentSamples(segment: Segment, signal?: AbortSignal): AsyncGenerator<Int16Array> {
   yield* silence(segment.lead);
-  for await (const piece of partSamples(segment.source, segment.sampleRate, segment.length)) {
+  for await (const piece of partSamples(segment.source, segment.sampleRate, segment.length, segment.skip)) {
     signal?.throwIfAborted();
     yield piece;
   }

@@ -2,8 +2,8 @@
  * One export from plan to file: the book's layout and chapters (planned when the export is asked
  * for, so that bad requests are refused at once), then the passes over its audio: measure,
  * measure again after limiting when the limiter acts, and condition + encode while measuring the
- * result. An M4B or MP3 is made of segments encoded on all cores and kept for the next export
- * (segments.ts); a ZIP in one pass.
+ * result. An M4B, MP3 or ZIP is made of segments (parts, or a ZIP's chapters) encoded on all cores
+ * and kept for the next export (segments.ts); in one pass without the export threads.
  * Nothing holds more than a block of samples but the M4B's frame sizes (formats: sinks.ts).
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +16,8 @@ import { planChapters, type ChapterRule } from './chapters';
 import { encodingHeadroomDb } from './headroom';
 import { conditioned, correctForLimiting, limitedLoudness, planGain, type LoudnessGoal } from './normalise';
 import { SEGMENT_FRAME_SAMPLES, segmentedBook, type SegmentedLoudness, type SegmentWork } from './segments';
-import { m4bSink, mp3Sink, zipSink, type SinkChapter, type SinkOptions } from './sinks';
+import { m4bSink, mp3Sink, type SinkChapter, type SinkOptions } from './sinks';
+import { zipSink } from './zip-sink';
 
 export interface ExportSpec {
   format: ExportFormat;
@@ -53,8 +54,7 @@ export interface RenderedLoudness {
 /** Where everything goes in the book: parts, chapters (the first from 0, room tone included), cues. */
 export function planBook(parts: readonly BookPart[], spec: Pick<ExportSpec, 'format' | 'headMs' | 'tailMs' | 'chapters'>): BookPlan {
   // an M4B's or MP3's parts are encoded apart and joined: its cuts fall on frames (segments.ts)
-  const frame = spec.format === 'zip' ? 1 : SEGMENT_FRAME_SAMPLES[spec.format];
-  const layout = layOut(parts, spec.headMs, spec.tailMs, frame);
+  const layout = layOut(parts, spec.headMs, spec.tailMs, SEGMENT_FRAME_SAMPLES[spec.format]);
   const rate = layout.sampleRate;
   const sources = parts.map((p) => ({ jobId: p.jobId, title: p.title, titleGiven: p.titleGiven, sentences: p.timings.sentences }));
   const starts = planChapters(sources, spec.chapters)
@@ -75,7 +75,7 @@ export async function renderExport(
   signal: AbortSignal,
   /** Asks the disk ledger before each write of the book and its subtitles. */
   room: (bytes: number) => Promise<void>,
-  /** The export threads and the kept segments: an M4B or MP3 is then made of segments (segments.ts). */
+  /** The export threads and the kept segments: the book is then made of segments (segments.ts). */
   work?: SegmentWork,
 ): Promise<RenderedLoudness> {
   const { layout } = plan;
@@ -101,9 +101,9 @@ export async function renderExport(
   try {
     const { format } = spec;
     // MP3 frames join only at the book's own rate (a resampler's delay would move each segment)
-    const segmented = format === 'm4b' || (format === 'mp3' && encodedSampleRate('mp3', layout.sampleRate) === layout.sampleRate);
+    const segmented = format === 'm4b' || encodedSampleRate('mp3', layout.sampleRate) === layout.sampleRate;
     const loudness =
-      work && format !== 'zip' && segmented
+      work && segmented
         ? await segmentedBook(format, parts, layout, options, goal, work, phase, signal).finally(() => work.store.trim())
         : await inOnePass(parts, format, layout, options, goal, phase, signal);
     for (const format of ['vtt', 'srt'] as const) {

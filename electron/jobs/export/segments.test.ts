@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAV_HEADER_BYTES, encodeWav } from '../../audio/wav';
 import { espeakWasm } from '../../engines/espeak-ng/wasm';
@@ -52,7 +53,7 @@ const m4b: ExportSpec = {
   chapters: 'jobs',
 };
 
-const specs: Record<SegmentedFormat, ExportSpec> = { m4b, mp3: { ...m4b, format: 'mp3' } };
+const specs: Record<SegmentedFormat, ExportSpec> = { m4b, mp3: { ...m4b, format: 'mp3' }, zip: { ...m4b, format: 'zip' } };
 /**
  * Where the book's first sample lies in the decoded file, and how many decoded samples make one of
  * the book's: faad2 decodes the AAC priming frame and doubles rates this low; LAME delays by 576
@@ -61,7 +62,6 @@ const specs: Record<SegmentedFormat, ExportSpec> = { m4b, mp3: { ...m4b, format:
 const decodedOffset = { m4b: 1024, mp3: 576 + 529 };
 
 async function exportBook(parts: BookPart[], name: string, store?: SegmentStore, spec = m4b) {
-  const ext = spec.format === 'm4b' ? 'm4a' : 'mp3';
   const files = { audio: path.join(dir, `${name}.${spec.format}`), vtt: path.join(dir, `${name}.vtt`), srt: path.join(dir, `${name}.srt`) };
   const plan = planBook(parts, spec);
   const work = store ? { pool, store } : undefined;
@@ -75,7 +75,7 @@ async function exportBook(parts: BookPart[], name: string, store?: SegmentStore,
     async () => {},
     work,
   );
-  return { plan, loudness, decoded: await decodeIndependently(ext, await readFile(files.audio)) };
+  return { plan, loudness, bytes: await readFile(files.audio) };
 }
 
 beforeAll(async () => {
@@ -94,8 +94,12 @@ describe.each(['m4b', 'mp3'] as const)('an %s made of segments', (format) => {
   it('decodes like the book encoded in one pass: as many samples, in step, and no click at the joins', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
     const store = await SegmentStore.open(path.join(dir, `data-${format}`));
-    const whole = await exportBook(parts, `whole-${format}`, undefined, spec);
-    const joined = await exportBook(parts, `joined-${format}`, store, spec);
+    const decoded = async (book: Awaited<ReturnType<typeof exportBook>>) => ({
+      ...book,
+      decoded: await decodeIndependently(format === 'm4b' ? 'm4a' : 'mp3', book.bytes),
+    });
+    const whole = await decoded(await exportBook(parts, `whole-${format}`, undefined, spec));
+    const joined = await decoded(await exportBook(parts, `joined-${format}`, store, spec));
     expect(store.counts.encoded).toBe(3);
 
     // faad2 doubles rates this low on output
@@ -131,8 +135,32 @@ describe.each(['m4b', 'mp3'] as const)('an %s made of segments', (format) => {
       expect(around(b)).toBeLessThanOrEqual(Math.max(8, 2 * around(a)));
     }
   }, 120_000);
+});
 
-  it('encodes only the chapter that changed when the book is exported again', async () => {
+describe('a ZIP made of chapters encoded apart', () => {
+  it('holds the files of one pass: each chapter as many samples, the same subtitles', async () => {
+    const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
+    const store = await SegmentStore.open(path.join(dir, 'data-zip'));
+    const whole = unzipSync(new Uint8Array((await exportBook(parts, 'whole-zip', undefined, specs.zip)).bytes));
+    const apart = unzipSync(new Uint8Array((await exportBook(parts, 'apart-zip', store, specs.zip)).bytes));
+    expect(store.counts.encoded).toBe(3);
+    expect(Object.keys(apart)).toEqual(Object.keys(whole));
+    for (const name of Object.keys(whole)) {
+      if (!name.endsWith('.mp3')) {
+        expect(new TextDecoder().decode(apart[name])).toBe(new TextDecoder().decode(whole[name]));
+        continue;
+      }
+      const one = await decodeIndependently('mp3', whole[name]!);
+      const kept = await decodeIndependently('mp3', apart[name]!);
+      expect(kept.samples.length).toBe(one.samples.length);
+      expect(peak(kept.samples)).toBeGreaterThan(1000);
+    }
+  }, 120_000);
+});
+
+describe.each(['m4b', 'mp3', 'zip'] as const)('an %s exported again', (format) => {
+  const spec = specs[format];
+  it('encodes only the chapter that changed', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
     const store = await SegmentStore.open(path.join(dir, `again-${format}`));
     const first = await exportBook(parts, `first-${format}`, store, spec);

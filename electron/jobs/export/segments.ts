@@ -28,12 +28,13 @@ import { stat } from 'node:fs/promises';
 import { dependencies } from '../../../package.json';
 import { gatedLoudness, type LoudnessReport } from '../../audio/loudness';
 import { estimateExportBytes } from '../../contract';
-import { segmentOf, type BookLayout, type BookPart, type Segment } from './book-audio';
+import { segmentOf, sliceOf, type BookLayout, type BookPart, type Segment } from './book-audio';
 import { gainFor, keptGain, type LoudnessGoal } from './normalise';
 import type { SegmentPool } from './segment-pool';
 import type { EntryLabel, FramesFormat, SegmentStore } from './segment-store';
 import type { SegmentResult, SegmentTask } from './segment-worker';
 import { writeM4b, writeMp3, type SinkOptions } from './sinks';
+import { writeZip } from './zip-sink';
 
 /** What the segmented M4B needs besides the book: the threads, and the kept segments. */
 export interface SegmentWork {
@@ -53,8 +54,11 @@ const AAC_ENCODER = `@mediabunny/aac-encoder@${dependencies['@mediabunny/aac-enc
 const MP3_ENCODER = `wasm-media-encoders@${dependencies['wasm-media-encoders']}`;
 /** What LAME adds to a stream's samples before it is a whole number of frames (above). */
 const LAME_EXTRA_SAMPLES = 1152;
-/** The cuts of a segmented book: an AAC frame, or an MPEG-1 frame (two MPEG-2 frames). */
-export const SEGMENT_FRAME_SAMPLES = { m4b: 1024, mp3: 1152 } as const;
+/**
+ * What the cuts of a book fall on: an AAC frame, an MPEG-1 frame (two MPEG-2 frames); a ZIP's
+ * chapters are files of their own, cut anywhere.
+ */
+export const SEGMENT_FRAME_SAMPLES = { m4b: 1024, mp3: 1152, zip: 1 } as const;
 export type SegmentedFormat = keyof typeof SEGMENT_FRAME_SAMPLES;
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
@@ -76,14 +80,15 @@ class BookSegments {
     private readonly work: SegmentWork,
     readonly segments: Segment[],
     readonly keys: string[],
+    /** Whether the MP3 segments are joined into one stream (an MP3 book, not a ZIP's chapters). */
+    private readonly joined: boolean,
     private readonly signal: AbortSignal,
   ) {}
 
-  static async of(parts: readonly BookPart[], layout: BookLayout, work: SegmentWork, signal: AbortSignal): Promise<BookSegments> {
-    const segments = parts.map((_, i) => segmentOf(parts, layout, i));
+  static async of(segments: Segment[], joined: boolean, work: SegmentWork, signal: AbortSignal): Promise<BookSegments> {
     // each segment's task listens to the export's signal while it waits for a thread: 500 chapters, 500 listeners
     setMaxListeners(10 + segments.length, signal);
-    return new BookSegments(work, segments, await Promise.all(segments.map(segmentKey)), signal);
+    return new BookSegments(work, segments, await Promise.all(segments.map(segmentKey)), joined, signal);
   }
 
   /** The store's key of segment i's result for `kind` at `gainDb`. */
@@ -92,10 +97,11 @@ class BookSegments {
     return hash(kind.startsWith('mp3:') ? [entry, MP3_ENCODER, this.encodedSamples(i, 'mp3')] : [entry, AAC_ENCODER]);
   }
 
-  /** How many of segment i's samples its encode takes: an MP3 segment's but the last's leave LAME's extra out. */
+  /** How many of segment i's samples its encode takes: a joined MP3 segment's but the last's leave LAME's extra out. */
   encodedSamples(i: number, codec: FramesFormat): number {
     const { lead, length, trail } = this.segments[i]!;
-    return lead + length + trail - (codec === 'mp3' && i < this.segments.length - 1 ? LAME_EXTRA_SAMPLES : 0);
+    const joinedBefore = codec === 'mp3' && this.joined && i < this.segments.length - 1;
+    return lead + length + trail - (joinedBefore ? LAME_EXTRA_SAMPLES : 0);
   }
 
   /**
@@ -151,7 +157,12 @@ export async function segmentedBook(
   phase: Phase,
   signal: AbortSignal,
 ): Promise<SegmentedLoudness> {
-  const book = await BookSegments.of(parts, layout, work, signal);
+  // a ZIP's segments are its chapters, each a file of its own; a book's are its parts, joined
+  const segments =
+    format === 'zip'
+      ? sink.chapters.map((c) => sliceOf(parts, layout, c.startSample, c.endSample))
+      : parts.map((_, i) => segmentOf(parts, layout, i));
+  const book = await BookSegments.of(segments, format === 'mp3', work, signal);
   const raw = await book.all('raw', null, (segment) => ({ segment }), phase(0, 0.15));
   const measured: LoudnessReport = {
     ...emptyReport(sink.totalSamples / sink.sampleRate),
@@ -188,12 +199,13 @@ export async function segmentedBook(
   const keys = encoded.map((_, i) => book.entryKey(i, encodeKind, gainDb));
   work.store.counts.reused += new Set(keys.filter((key) => !book.made.has(key))).size;
   const files = keys.map((key) => work.store.framesFile(key, codec));
-  if (codec === 'aac') await joinFrames(encoded, files, sink);
-  else
+  if (format === 'm4b') await joinFrames(encoded, files, sink);
+  else if (format === 'mp3')
     await writeMp3(
       sink,
       streams(files, () => 0),
     );
+  else await writeZip(sink, files);
   return {
     measured,
     gainDb,

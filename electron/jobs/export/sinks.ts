@@ -1,15 +1,14 @@
 /**
  * Where a book's conditioned samples go: an M4B (AAC with chapter marks), an MP3 with an ID3 tag
- * holding its chapters, or a ZIP of one MP3 and its subtitles per chapter. Each writes one file.
+ * holding its chapters (a ZIP of one MP3 per chapter: zip-sink.ts). Each writes one file.
  */
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
-import { Zip, ZipPassThrough } from 'fflate';
 import { AdtsReader, type AacTrack } from '../../audio/adts';
-import { createEncoder, type StreamingEncoder } from '../../audio/encode/encoder';
+import { createEncoder } from '../../audio/encode/encoder';
 import { id3Tag } from '../../audio/id3';
 import { m4bParts, type BookTags } from '../../audio/m4b';
-import { formatSubtitles, type Cue } from '../subtitles';
+import type { Cue } from '../subtitles';
 
 export interface BookSink {
   push(samples: Int16Array): Promise<void>;
@@ -136,106 +135,4 @@ export async function writeMp3(options: SinkOptions, frames: AsyncIterable<Uint8
   } finally {
     await book.close();
   }
-}
-
-/** A chapter's file name in the ZIP: its number, then its title without characters file systems refuse. */
-function entryName(index: number, count: number, title: string, extension: string): string {
-  const number = String(index + 1).padStart(String(count).length < 2 ? 2 : String(count).length, '0');
-  const safe = [...title.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim()].slice(0, 80).join('');
-  return `${number} ${safe || 'Chapter'}.${extension}`;
-}
-
-/**
- * An entry made on Unix, readable by its owner and others: Info-ZIP (the unzip of Linux and macOS)
- * honours the UTF-8 flag of a name only from Unix, and turns "Über" into "+£ber" otherwise.
- */
-function zipEntry(name: string): ZipPassThrough {
-  const entry = new ZipPassThrough(name);
-  entry.os = 3;
-  entry.attrs = 0o100644 * 0x10000;
-  return entry;
-}
-
-export async function zipSink(options: SinkOptions): Promise<BookSink> {
-  const handle = await openGuarded(options.file, options.room);
-  let writes: Promise<unknown> = Promise.resolve();
-  let failure: Error | null = null;
-  const zip = new Zip((error, bytes) => {
-    if (error) failure = error;
-    // a write refused (the disk ledger) or failed is the sink's failure, seen at the next push
-    else writes = writes.then(() => handle.write(bytes)).catch((writeError: Error) => void (failure ??= writeError));
-  });
-  const rate = options.sampleRate;
-  const { chapters } = options;
-  let index = -1;
-  let encoder: StreamingEncoder | null = null;
-  let entry: ZipPassThrough | null = null;
-  let written = 0;
-
-  const addText = (name: string, text: string) => {
-    const file = zipEntry(name);
-    zip.add(file);
-    file.push(new TextEncoder().encode(text), true);
-  };
-  const endChapter = async () => {
-    if (!encoder || !entry) return;
-    entry.push(await encoder.finish(), true);
-    const chapter = chapters[index]!;
-    const from = chapter.startSample / rate;
-    const to = chapter.endSample / rate;
-    const cues = options.cues
-      .filter((cue) => cue.start_s >= from && cue.start_s < to)
-      .map((cue) => ({ ...cue, start_s: cue.start_s - from, end_s: Math.min(to, cue.end_s) - from }));
-    for (const format of ['vtt', 'srt'] as const)
-      addText(entryName(index, chapters.length, chapter.title, format), formatSubtitles(cues, format));
-    encoder = null;
-    entry = null;
-  };
-  const startChapter = async () => {
-    index++;
-    const chapter = chapters[index]!;
-    encoder = await createEncoder('mp3', { sampleRate: rate, bitrateKbps: options.bitrateKbps });
-    entry = zipEntry(entryName(index, chapters.length, chapter.title, 'mp3'));
-    zip.add(entry);
-    const tag = id3Tag({
-      title: chapter.title,
-      author: options.tags.author,
-      album: options.tags.title,
-      track: `${index + 1}/${chapters.length}`,
-    });
-    entry.push(tag);
-  };
-
-  return {
-    async push(samples) {
-      let at = 0;
-      while (at < samples.length) {
-        if (index < 0 || (index < chapters.length - 1 && written >= chapters[index + 1]!.startSample)) {
-          await endChapter();
-          await startChapter();
-        }
-        const limit = index < chapters.length - 1 ? chapters[index + 1]!.startSample - written : Infinity;
-        const piece = samples.subarray(at, at + Math.min(samples.length - at, limit));
-        entry!.push(await encoder!.push(piece));
-        at += piece.length;
-        written += piece.length;
-      }
-      // the encoder outruns the disk at times: what it made waits here, not in memory
-      await writes;
-      if (failure) throw failure;
-    },
-    async finish() {
-      await endChapter();
-      zip.end();
-      await writes;
-      if (failure) throw failure;
-      await handle.close();
-    },
-    async close() {
-      await (encoder as StreamingEncoder | null)?.close();
-      zip.terminate();
-      await writes.catch(() => undefined);
-      await handle.close().catch(() => undefined);
-    },
-  };
 }
