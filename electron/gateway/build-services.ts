@@ -58,7 +58,7 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const rerenders = new JobRerenders({ jobs, store, runner, registry, lexicon, cache: core.renderCache, concurrency: core.pool.threads });
   const projectStore = new ProjectStore(core.db);
   // a chapter's title names its file in a ZIP export, without the book's title before it
-  // an M4B's segments are encoded on threads of their own, from the bundle beside the engines' one
+  // an export's segments are encoded on threads of their own, from the bundle beside the engines' one
   const segments = new SegmentPool(path.join(path.dirname(core.pool.workerFile), 'export-worker.mjs'));
   disposers.add('the export threads', () => segments.close());
   const work = { pool: segments, store: await SegmentStore.open(config.dataDir) };

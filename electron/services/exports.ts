@@ -35,7 +35,7 @@ export class ExportService {
   private readonly records = new Map<string, ExportRecord>();
   private readonly progress = new Map<string, number>();
   private readonly running = new Map<string, AbortController>();
-  /** Exports are made one after another: each takes every core (an M4B) or one (MP3, ZIP). */
+  /** Exports are made one after another: each takes every core (its segments are encoded side by side). */
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(

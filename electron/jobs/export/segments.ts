@@ -36,7 +36,7 @@ import type { SegmentResult, SegmentTask } from './segment-worker';
 import { writeM4b, writeMp3, type SinkOptions } from './sinks';
 import { writeZip } from './zip-sink';
 
-/** What the segmented M4B needs besides the book: the threads, and the kept segments. */
+/** What a segmented export needs besides the book: the threads, and the kept segments. */
 export interface SegmentWork {
   pool: SegmentPool;
   store: SegmentStore;
