@@ -34,9 +34,15 @@ export const EXPORT_LIMITS = {
 /** Silence between two jobs of a book: longer than a paragraph's pause (700 ms), as a chapter break is. */
 export const EXPORT_JOB_GAP_MS = 1500;
 
+/**
+ * What a gap grows by on average so that the book's cuts fall on frames (M4B, MP3: up to a frame,
+ * 1,152 samples, 52 ms at 22.05 kHz, the usual rate of a book; docs/audiobook.md, The book).
+ */
+const EXPORT_GAP_ALIGN_MS = 26;
+
 /** A book's length from its jobs' (room tone at both ends, a gap between two jobs), for estimates. */
 export const exportSeconds = (jobsSeconds: number, jobs: number, roomToneMs: number) =>
-  jobsSeconds + (2 * roomToneMs + Math.max(0, jobs - 1) * EXPORT_JOB_GAP_MS) / 1000;
+  jobsSeconds + (2 * roomToneMs + Math.max(0, jobs - 1) * (EXPORT_JOB_GAP_MS + EXPORT_GAP_ALIGN_MS)) / 1000;
 
 /**
  * An export's bitrate when none is asked for. MP3 (and the ZIP's MP3s) at 64 kb/s; M4B at 96: at
