@@ -5,8 +5,8 @@
  * text) looped into a half-hour WAV that every chapter reads, as a project's chapter jobs would be
  * read (each chapter a hard link of its own): hours of audio without hours of synthesis. Each export
  * runs in a child process of its own, so that its peak RSS is its own (docs/audiobook.md, Speed).
- * An M4B or MP3 is exported again after one chapter's file changed (a sentence said again): the
- * second export encodes that chapter alone (jobs/export/segments.ts).
+ * Each book is exported again after one chapter's file changed (a sentence said again): the second
+ * export encodes that chapter alone (jobs/export/segments.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ async function fixOneChapter(parts: BookPart[]): Promise<void> {
   await writeFile(part.source.file, bytes);
 }
 
-/** One export in this process (an M4B or MP3: then again after a fix of one chapter): prints its times, peak RSS and size as JSON. */
+/** One export in this process, then again after a fix of one chapter: prints its times, peak RSS and size as JSON. */
 async function exportOnce(hours: number, format: ExportFormat, wav: string) {
   const dir = await mkdtemp(path.join(path.dirname(wav), 'run-'));
   const parts = await bookParts(hours, wav, dir);
@@ -124,10 +124,8 @@ async function exportOnce(hours: number, format: ExportFormat, wav: string) {
   try {
     seconds = await timed();
     cpuSeconds = cpu() - cpuBefore;
-    if (format !== 'zip') {
-      await fixOneChapter(parts);
-      fixSeconds = await timed();
-    }
+    await fixOneChapter(parts);
+    fixSeconds = await timed();
   } catch (e) {
     error = (e as Error).message;
   }

@@ -1,8 +1,8 @@
 /**
- * An M4B or MP3 made of segments, one per job (a project's chapter), each measured and encoded on
- * its own on the export threads (segment-pool.ts), all cores at once, and kept (segment-store.ts):
- * the next export of the book encodes only the segments whose audio changed, and joins the rest as
- * they were.
+ * An M4B or MP3 made of segments, one per job (a project's chapter), or a ZIP of its chapters, each
+ * measured and encoded on its own on the export threads (segment-pool.ts), all cores at once, and
+ * kept (segment-store.ts): the next export of the book encodes only the segments whose audio
+ * changed, and joins the rest as they were.
  *
  * Why the frames join cleanly: the book is cut in the middle of the 1.5 s of silence between two
  * jobs, on a multiple of the AAC frame (book-audio.ts, layOut). AAC frames decode on their own but
