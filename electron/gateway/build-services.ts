@@ -62,6 +62,8 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const segments = new SegmentPool(path.join(path.dirname(core.pool.workerFile), 'export-worker.mjs'));
   disposers.add('the export threads', () => segments.close());
   const work = { pool: segments, store: await SegmentStore.open(config.dataDir) };
+  // kept segments give their disk back to other work, as the render cache does
+  disk.reclaimFrom(work.store);
   const exports = await ExportService.open(
     new ExportStore(config.dataDir),
     jobs,

@@ -43,8 +43,8 @@ export interface RefusalWording {
  * not yet written, so queued work counts. As it writes it asks before each write: within its
  * reservation the free minimum is checked, beyond it the others' reservations too, and a write
  * that does not fit fails that work (DiskFull, disk_full), never the next request of another.
- * What the render cache holds is taken back first (`reclaimFrom`): it is kept only while nothing
- * else needs the disk. A reserve file of RESERVE_BYTES in the data dir is deleted when the disk
+ * What the render cache and the kept export segments hold is taken back first (`reclaimFrom`): it
+ * is kept only while nothing else needs the disk. A reserve file of RESERVE_BYTES in the data dir is deleted when the disk
  * runs out anyway (another program filled it), so that the failure can be recorded; it is made
  * again once there is room.
  */
@@ -54,7 +54,7 @@ export class DiskBudget {
   /** Bytes reserved and not yet written, by the key of the work that reserved them. */
   private readonly unwritten = new Map<string, number>();
   private nowCount = 0;
-  private reclaimable: Reclaimable | undefined;
+  private reclaimables: Reclaimable[] = [];
 
   constructor(
     private readonly dataDir: string,
@@ -79,8 +79,9 @@ export class DiskBudget {
   }
 
   /** Disk to take back before work is refused or a write fails for want of room (the render cache's). */
+  /** Adds what can give disk back (in the order asked), or replaces the one of the same key. */
   reclaimFrom(reclaimable: Reclaimable): void {
-    this.reclaimable = reclaimable;
+    this.reclaimables = [...this.reclaimables.filter((r) => r.key !== reclaimable.key), reclaimable];
   }
 
   /**
@@ -165,11 +166,14 @@ export class DiskBudget {
     this.unwritten.delete(key);
   }
 
-  /** Asks the reclaimable for `bytes` on behalf of the work `key`; true when it freed any. */
+  /** Asks the reclaimables, one after another, for `bytes` on behalf of the work `key`; true when any freed some. */
   private async reclaim(key: string, bytes: number): Promise<boolean> {
-    const reclaimable = this.reclaimable;
-    if (!reclaimable || reclaimable.key === key) return false;
-    return (await reclaimable.reclaim(Math.ceil(bytes))) > 0;
+    let freed = 0;
+    for (const reclaimable of this.reclaimables) {
+      if (reclaimable.key === key || freed >= bytes) continue;
+      freed += await reclaimable.reclaim(Math.ceil(bytes - freed));
+    }
+    return freed > 0;
   }
 
   /** Bytes reserved by all work and not yet written. */

@@ -102,10 +102,16 @@ export async function renderExport(
     const { format } = spec;
     // MP3 frames join only at the book's own rate (a resampler's delay would move each segment)
     const segmented = format === 'm4b' || encodedSampleRate('mp3', layout.sampleRate) === layout.sampleRate;
-    const loudness =
-      work && segmented
-        ? await segmentedBook(format, parts, layout, options, goal, work, phase, signal).finally(() => work.store.trim())
-        : await inOnePass(parts, format, layout, options, goal, phase, signal);
+    const inSegments = async (work: SegmentWork) => {
+      // the kept segments this export joins stay until it ends
+      work.store.hold();
+      try {
+        return await segmentedBook(format, parts, layout, options, goal, work, phase, signal);
+      } finally {
+        await work.store.trim();
+      }
+    };
+    const loudness = work && segmented ? await inSegments(work) : await inOnePass(parts, format, layout, options, goal, phase, signal);
     for (const format of ['vtt', 'srt'] as const) {
       const text = formatSubtitles(plan.cues, format);
       await room(Buffer.byteLength(text));

@@ -10,6 +10,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../storage/private-files';
+import type { Reclaimable } from '../disk-budget';
 import type { SegmentResult } from './segment-worker';
 
 export const EXPORT_CACHE_DIR = 'export-cache';
@@ -46,8 +47,11 @@ const bytesOf = (text: string) => {
   return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
 };
 
-export class SegmentStore {
+export class SegmentStore implements Reclaimable {
+  /** The disk ledger's key of the store (its writes are the exports'). */
+  readonly key = 'export-cache';
   readonly dir: string;
+  private exporting = 0;
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private lastUse = 0;
@@ -152,9 +156,23 @@ export class SegmentStore {
     this.bytes += bytes - (replaced?.bytes ?? 0);
   }
 
+  /** An export starts: nothing is evicted, not even for the disk ledger, until it ends (trim). */
+  hold(): void {
+    this.exporting++;
+  }
+
   /** Evicts the least recently used entries past the bound (an export ended). */
   trim(): Promise<void> {
+    this.exporting = Math.max(0, this.exporting - 1);
     return this.evictTo(this.maxBytes);
+  }
+
+  /** Gives disk back to other work (the disk ledger asks), least recently used first; none while an export runs. */
+  async reclaim(bytes: number): Promise<number> {
+    if (this.exporting > 0) return 0;
+    const before = this.bytes;
+    await this.evictTo(Math.max(0, this.bytes - bytes));
+    return before - this.bytes;
   }
 
   /**
