@@ -117,30 +117,37 @@ export class ExportService {
       srt: this.store.subtitleFile(id, 'srt'),
     };
     let releaseEncoder = () => {};
+    let ended: Partial<ExportRecord>;
     try {
       releaseEncoder = await hold.encoder(signal);
       const progress = (fraction: number) => this.progress.set(id, fraction);
       const room = (bytes: number) => this.disk.write(key, bytes);
       const loudness = await renderExport(book.parts, book.spec, book.plan, files, progress, signal, room, this.work);
       const name = `${safeName(book.spec.title)}.${EXPORT_MEDIA[book.spec.format].extension}`;
-      Object.assign(record, doneFields(book, name, (await stat(files.audio)).size, loudness));
+      ended = doneFields(book, name, (await stat(files.audio)).size, loudness);
     } catch (error) {
       if (signal.aborted) return;
       console.error(`Orator could not make export ${id}:`, error);
       // the disk ran out: its reserve makes room to record why
       if (error instanceof DiskFull) this.disk.releaseReserve();
-      Object.assign(record, {
+      ended = {
         status: 'failed',
         finished_at: new Date().toISOString(),
         error: { code: error instanceof DiskFull ? error.code : 'export_error', message: (error as Error).message },
-      });
+      };
     } finally {
       releaseEncoder();
       hold.release();
       this.disk.release(key);
       this.running.delete(id);
     }
-    if (this.records.has(id)) await this.store.save(record);
+    // how it ended is shown once it is saved (a client that sees it can rely on the files), and
+    // shown even if the save fails, so that it never stays "running"
+    try {
+      if (this.records.has(id)) await this.store.save({ ...record, ...ended });
+    } finally {
+      Object.assign(record, ended);
+    }
   }
 
   get(id: string): Export {
