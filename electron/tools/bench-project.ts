@@ -106,10 +106,12 @@ async function renderCache(): Promise<void> {
   };
   console.log(`render cache: first render of ${options.overheadWords} words, as plain jobs and as a project, ${options.pairs} pairs`);
   const pairs = await firstRenderPairs(options);
-  const ratios = pairs.project.map((ms, i) => ms / pairs.jobs[i]!);
-  console.log(
-    `  project / plain jobs: median ${median(ratios).toFixed(3)}× (${ratios.map((r) => r.toFixed(3)).join(', ')}), ${pairs.sentences} sentences`,
-  );
+  for (const what of ['ms', 'cpuMs'] as const) {
+    const ratios = pairs.project.map((made, i) => made[what] / pairs.jobs[i]![what]);
+    console.log(
+      `  project / plain jobs, ${what === 'ms' ? 'wall' : 'CPU'}: median ${median(ratios).toFixed(3)}× (${ratios.map((r) => r.toFixed(3)).join(', ')}), ${pairs.sentences} sentences`,
+    );
+  }
   console.log(`lexicon fix of a name in ${options.k} sentences of a book of ${options.fixWords} words`);
   const fix = await lexiconFix(options);
   const perSentence = fix.firstMs / fix.sentences;

@@ -8,12 +8,12 @@
  *    chapter: the render after it, against k × the first render's time per sentence + 2 s.
  * 3. The disk the cache takes per hour of the audio it holds.
  */
-import type { Project, RenderCacheStats } from '../../contract';
+import type { Project, RenderCacheStats, RenderResult } from '../../contract';
 import { bookMarkdown, distinctSentences } from '../../testing/book';
+import { readEvents } from '../../testing/events';
 import { startTestGateway, type TestGateway } from '../../testing/gateway';
 
 const VOICE = 'espeak-ng:en-us';
-const POLL_MS = 100;
 /** The made-up name the fix is for, and what it is said as after it. */
 const NAME = 'Quillfeather';
 const ALIAS = 'Quill feather';
@@ -35,45 +35,87 @@ async function ok<T>(response: Response, what: string): Promise<T> {
 
 const seconds = (ms: number) => ms / 1000;
 
-/** Waits until the project's every chapter is rendered and up to date; its project. */
-async function rendered(gateway: TestGateway, id: string): Promise<Project> {
-  for (;;) {
-    const project = await ok<Project>(await gateway.api(`/api/v1/tts/projects/${id}`), 'project');
-    if (project.render.state === 'up_to_date') return project;
-    if (project.chapters.some((c) => c.status === 'failed')) throw new Error('a chapter failed');
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/**
+ * Waits for the jobs' `done` events on the event stream, opened before they were queued, as a
+ * client that follows them does: reading the project or the jobs over and over would load the
+ * gateway's event loop (a 15-hour book's project is a megabyte of JSON) and time its polling.
+ */
+async function watchJobs(events: Response): Promise<(ids: string[]) => Promise<void>> {
+  const ended = new Map<string, string>();
+  let changed = () => {};
+  const reading = (async () => {
+    for await (const { event, data } of readEvents(events)) {
+      if (event !== 'done' && event !== 'failed') continue;
+      ended.set((data as { job_id: string }).job_id, event);
+      changed();
+    }
+  })();
+  reading.catch(() => undefined); // aborted once the bench is done with it
+  return (ids) =>
+    new Promise<void>((resolve, reject) => {
+      changed = () => {
+        const failed = ids.find((id) => ended.get(id) === 'failed');
+        if (failed) reject(new Error(`job ${failed} failed`));
+        else if (ids.every((id) => ended.has(id))) resolve();
+      };
+      changed();
+      reading.then(() => reject(new Error('the event stream ended')), reject);
+    });
+}
+
+/** Time from a start to its jobs done: wall, and this process's CPU (the gateway's, engine threads included). */
+interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+/** Runs `queue` (which starts jobs and says which) and waits until they are done. */
+async function timedUntilDone(gateway: TestGateway, queue: () => Promise<string[]>): Promise<Timed> {
+  const abort = new AbortController();
+  const events = await gateway.api('/api/v1/tts/events', { signal: abort.signal });
+  try {
+    const until = await watchJobs(events);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await until(await queue());
+    const { user, system } = process.cpuUsage(cpu);
+    return { ms: performance.now() - started, cpuMs: (user + system) / 1000 };
+  } finally {
+    abort.abort();
   }
 }
 
-async function renderProject(gateway: TestGateway, markdown: string): Promise<{ ms: number; project: Project }> {
-  const created = await ok<Project>(
-    await gateway.post('/api/v1/tts/projects', { voice: VOICE, manuscript: { name: 'book.md', text: markdown } }),
-    'create',
-  );
-  const started = performance.now();
-  await ok(await gateway.post(`/api/v1/tts/projects/${created.project_id}/render`, {}), 'render');
-  const project = await rendered(gateway, created.project_id);
-  return { ms: performance.now() - started, project };
+/** Renders a project (a new one of `markdown`, or project `id` again) until it is up to date. */
+async function renderProject(gateway: TestGateway, markdown: string, id?: string): Promise<Timed & { project: Project; queued: number }> {
+  const projectId =
+    id ??
+    (
+      await ok<Project>(
+        await gateway.post('/api/v1/tts/projects', { voice: VOICE, manuscript: { name: 'book.md', text: markdown } }),
+        'create',
+      )
+    ).project_id;
+  let queued = 0;
+  const timed = await timedUntilDone(gateway, async () => {
+    const render = await ok<RenderResult>(await gateway.post(`/api/v1/tts/projects/${projectId}/render`, {}), 'render');
+    queued = render.queued.length;
+    return render.queued.map((q) => q.job_id);
+  });
+  const project = await ok<Project>(await gateway.api(`/api/v1/tts/projects/${projectId}`), 'project');
+  if (project.render.state !== 'up_to_date') throw new Error(`the project is ${project.render.state} after its chapters' jobs`);
+  return { ...timed, project, queued };
 }
 
 /** The chapters as a render sends them, as plain jobs at once: the render before the cache. */
-async function renderAsJobs(gateway: TestGateway, chapters: string[]): Promise<number> {
-  const started = performance.now();
-  const ids: string[] = [];
-  for (const text of chapters) {
-    ids.push(
-      (await ok<{ job_id: string }>(await gateway.post('/api/v1/tts/synthesize', { text, voice: VOICE, mode: 'job' }), 'job')).job_id,
-    );
-  }
-  for (const id of ids) {
-    for (;;) {
-      const job = await ok<{ status: string }>(await gateway.api(`/api/v1/tts/jobs/${id}`), 'job');
-      if (job.status === 'failed') throw new Error(`job ${id} failed`);
-      if (job.status === 'done') break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+function renderAsJobs(gateway: TestGateway, chapters: string[]): Promise<Timed> {
+  return timedUntilDone(gateway, async () => {
+    const ids: string[] = [];
+    for (const text of chapters) {
+      const job = await ok<{ job_id: string }>(await gateway.post('/api/v1/tts/synthesize', { text, voice: VOICE, mode: 'job' }), 'job');
+      ids.push(job.job_id);
     }
-  }
-  return performance.now() - started;
+    return ids;
+  });
 }
 
 const fresh = () => startTestGateway({ maxTextLength: 2_000_000, maxQueuedChars: 20_000_000 });
@@ -89,8 +131,8 @@ async function withGateway<T>(work: (gateway: TestGateway) => Promise<T>): Promi
 
 const cacheStats = async (gateway: TestGateway) => ok<RenderCacheStats>(await gateway.api('/api/v1/tts/render-cache'), 'stats');
 
-/** Part 1: the first render of a book, as a project (sentences through the cache) and as plain jobs; ms of each, in pairs. */
-export async function firstRenderPairs(options: CacheBenchOptions): Promise<{ jobs: number[]; project: number[]; sentences: number }> {
+/** Part 1: the first render of a book, as a project (sentences through the cache) and as plain jobs, in pairs. */
+export async function firstRenderPairs(options: CacheBenchOptions): Promise<{ jobs: Timed[]; project: Timed[]; sentences: number }> {
   const markdown = distinctSentences(bookMarkdown(options.overheadWords));
   const texts = (await withGateway(async (gateway) => {
     const created = await ok<Project>(
@@ -99,19 +141,23 @@ export async function firstRenderPairs(options: CacheBenchOptions): Promise<{ jo
     );
     return created.chapters.map((c) => c.text);
   })) as string[];
-  const jobs: number[] = [];
-  const project: number[] = [];
+  const jobs: Timed[] = [];
+  const project: Timed[] = [];
   let sentences = 0;
   for (let pair = 0; pair < options.pairs; pair++) {
     jobs.push(await withGateway((gateway) => renderAsJobs(gateway, texts)));
     project.push(
       await withGateway(async (gateway) => {
-        const { ms } = await renderProject(gateway, markdown);
+        const { ms, cpuMs } = await renderProject(gateway, markdown);
         sentences = (await cacheStats(gateway)).synthesized;
-        return ms;
+        return { ms, cpuMs };
       }),
     );
-    console.log(`  pair ${pair + 1}: plain jobs ${seconds(jobs.at(-1)!).toFixed(1)} s, project ${seconds(project.at(-1)!).toFixed(1)} s`);
+    const [job, made] = [jobs.at(-1)!, project.at(-1)!];
+    console.log(
+      `  pair ${pair + 1}: plain jobs ${seconds(job.ms).toFixed(1)} s (CPU ${seconds(job.cpuMs).toFixed(1)} s), ` +
+        `project ${seconds(made.ms).toFixed(1)} s (CPU ${seconds(made.cpuMs).toFixed(1)} s)`,
+    );
   }
   return { jobs, project, sentences };
 }
@@ -153,10 +199,7 @@ export async function lexiconFix(options: CacheBenchOptions): Promise<FixFigures
       }),
       'lexicon',
     );
-    const started = performance.now();
-    const render = await ok<{ queued: unknown[] }>(await gateway.post(`/api/v1/tts/projects/${project.project_id}/render`, {}), 'render');
-    const fixed = await rendered(gateway, project.project_id);
-    const fixMs = performance.now() - started;
+    const { ms: fixMs, project: fixed, queued } = await renderProject(gateway, '', project.project_id);
     const stats = await cacheStats(gateway);
     let audioSeconds = 0;
     for (const chapter of fixed.chapters) {
@@ -169,7 +212,7 @@ export async function lexiconFix(options: CacheBenchOptions): Promise<FixFigures
       firstMs,
       fixMs,
       fixSynthesized: stats.synthesized - before.synthesized,
-      chaptersQueued: render.queued.length,
+      chaptersQueued: queued,
       stats,
       audioSeconds,
     };
