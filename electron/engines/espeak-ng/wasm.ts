@@ -35,6 +35,11 @@ interface EmscriptenFs {
 }
 
 let instance: Promise<EspeakWorker> | undefined;
+/**
+ * The voice eSpeak has loaded: choosing one reads its files and dictionary again (0.6–5 ms, a
+ * tenth of a short sentence), which a book said a sentence a time would pay at every sentence.
+ */
+let selected: string | undefined;
 /** Orator's voice names (the first language of each voice) → eSpeak's voice identifiers. */
 let identifiers: Map<string, string> | undefined;
 
@@ -121,7 +126,12 @@ export const espeakWasm: EmbeddedEngine = {
     const worker = await espeak();
     // By identifier: a few voices ("fr-fr", "en-gb") cannot be selected by their language name.
     const identifier = voiceIdentifiers(worker).get(request.voice);
-    if (!identifier || worker.set_voice(identifier) !== 0) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
+    if (!identifier) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
+    if (identifier !== selected) {
+      selected = undefined;
+      if (worker.set_voice(identifier) !== 0) throw new Error(`eSpeak NG has no voice "${request.voice}"`);
+      selected = identifier;
+    }
     const prosody = espeakProsody(request);
     worker.set_rate(prosody.wpm);
     worker.set_pitch(prosody.pitch);
