@@ -9,10 +9,14 @@ const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 1
 
 /**
  * The disk an export takes at most while it is made: its file at 1.5 × its bitrate (containers and
- * codecs overshoot); an M4B twice, as its frames wait in a side file while the book is written.
+ * codecs overshoot), twice when its frames are written apart first: a book made of segments keeps
+ * each segment's frames in the export cache (segments.ts) and joins them into the file, and an M4B
+ * in one pass waits its frames in a side file. Segments kept from an earlier export are not taken
+ * off: which ones the export reuses depends on the gain it settles on while it runs, and until its
+ * turn comes the ledger may reclaim them; what it did not write is given back when it ends.
  */
-export function bookBytes(spec: ExportSpec, seconds: number): number {
-  return estimateExportBytes(seconds, spec.bitrateKbps) * (spec.format === 'm4b' ? 2 : 1);
+export function bookBytes(spec: ExportSpec, seconds: number, segmented: boolean): number {
+  return estimateExportBytes(seconds, spec.bitrateKbps) * (segmented || spec.format === 'm4b' ? 2 : 1);
 }
 
 /** What an export is made from, as planned when it was accepted. */

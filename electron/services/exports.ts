@@ -9,7 +9,7 @@ import { DiskFull, type DiskBudget } from '../jobs/disk-budget';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord, ExportStore } from '../jobs/export/export-store';
 import { renderExport } from '../jobs/export/render';
-import type { SegmentWork } from '../jobs/export/segments';
+import { segmentedAt, type SegmentWork } from '../jobs/export/segments';
 import { bookBytes, doneFields, type PlannedBook } from './export-book';
 import { checkedPlan, specOf } from './export-request';
 import type { JobFiles } from '../jobs/files';
@@ -79,7 +79,8 @@ export class ExportService {
     const { plan, seconds } = checkedPlan(request, parts, spec);
     spec.title = request.title ?? plan.chapters[0]!.title;
     const id = randomUUID();
-    await this.disk.reserve(exportDiskKey(id), bookBytes(spec, seconds), EXPORT_WORDING);
+    const segmented = this.work !== undefined && segmentedAt(spec.format, plan.layout.sampleRate);
+    await this.disk.reserve(exportDiskKey(id), bookBytes(spec, seconds, segmented), EXPORT_WORDING);
     const record: ExportRecord = {
       export_id: id,
       status: 'running',

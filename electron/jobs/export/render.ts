@@ -7,7 +7,6 @@
  * Nothing holds more than a block of samples but the M4B's frame sizes (formats: sinks.ts).
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { encodedSampleRate } from '../../audio/encode/formats';
 import { LoudnessMeter } from '../../audio/loudness';
 import type { ExportFormat } from '../../contract';
 import { cuesOf, formatSubtitles, type Cue } from '../subtitles';
@@ -15,7 +14,7 @@ import { bookSamples, layOut, type BookLayout, type BookPart } from './book-audi
 import { planChapters, type ChapterRule } from './chapters';
 import { encodingHeadroomDb } from './headroom';
 import { conditioned, correctForLimiting, limitedLoudness, planGain, type LoudnessGoal } from './normalise';
-import { SEGMENT_FRAME_SAMPLES, segmentedBook, type SegmentedLoudness, type SegmentWork } from './segments';
+import { SEGMENT_FRAME_SAMPLES, segmentedAt, segmentedBook, type SegmentedLoudness, type SegmentWork } from './segments';
 import { m4bSink, mp3Sink, type SinkChapter, type SinkOptions } from './sinks';
 import { zipSink } from './zip-sink';
 
@@ -100,8 +99,7 @@ export async function renderExport(
   };
   try {
     const { format } = spec;
-    // MP3 frames join only at the book's own rate (a resampler's delay would move each segment)
-    const segmented = format === 'm4b' || encodedSampleRate('mp3', layout.sampleRate) === layout.sampleRate;
+    const segmented = segmentedAt(format, layout.sampleRate);
     const inSegments = async (work: SegmentWork) => {
       // the kept segments this export joins stay until it ends
       work.store.hold();

@@ -27,7 +27,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dependencies } from '../../../package.json';
 import { gatedLoudness, type LoudnessReport } from '../../audio/loudness';
-import { estimateExportBytes } from '../../contract';
+import { encodedSampleRate } from '../../audio/encode/formats';
+import { estimateExportBytes, type ExportFormat } from '../../contract';
 import { segmentOf, sliceOf, type BookLayout, type BookPart, type Segment } from './book-audio';
 import { gainFor, keptGain, type LoudnessGoal } from './normalise';
 import type { SegmentPool } from './segment-pool';
@@ -60,6 +61,10 @@ const LAME_EXTRA_SAMPLES = 1152;
  */
 export const SEGMENT_FRAME_SAMPLES = { m4b: 1024, mp3: 1152, zip: 1 } as const;
 export type SegmentedFormat = keyof typeof SEGMENT_FRAME_SAMPLES;
+
+/** Whether a book at `sampleRate` is made of segments: MP3 frames join only at the book's own rate (a resampler's delay would move each segment). */
+export const segmentedAt = (format: ExportFormat, sampleRate: number) =>
+  format === 'm4b' || encodedSampleRate('mp3', sampleRate) === sampleRate;
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /**
