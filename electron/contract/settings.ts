@@ -16,6 +16,7 @@ export const SETTING_BOUNDS = {
   retention_hours: { minimum: 0, maximum: 87_600 },
   engine_timeout_s: { minimum: 1, maximum: 3600 },
   render_cache_mb: { minimum: 0, maximum: 1_048_576 },
+  export_cache_mb: { minimum: 0, maximum: 1_048_576 },
 } as const;
 
 /** The settings a person changes in the studio; stored as settings.json in the data dir. */
@@ -44,6 +45,11 @@ export const Settings = Type.Object(
     render_cache_mb: Type.Integer({
       ...SETTING_BOUNDS.render_cache_mb,
       description: "MiB of sentences' audio the render cache keeps, so that a project's render synthesizes only what changed; 0 keeps none",
+    }),
+    export_cache_mb: Type.Integer({
+      ...SETTING_BOUNDS.export_cache_mb,
+      description:
+        "MiB of books' encoded chapters the export cache keeps, so that an M4B, MP3 or ZIP export encodes only the chapters that changed; 0 keeps none",
     }),
     models_dir: Type.String({ maxLength: 4096, description: 'Folder of user-supplied voice models (ONNX); empty for none' }),
     engine_executables: Type.Record(Type.String({ pattern: '^[a-z0-9-]+$' }), Type.String({ minLength: 1, maxLength: 4096 }), {

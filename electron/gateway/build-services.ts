@@ -61,9 +61,12 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   // an export's segments are encoded on threads of their own, from the bundle beside the engines' one
   const segments = new SegmentPool(path.join(path.dirname(core.pool.workerFile), 'export-worker.mjs'));
   disposers.add('the export threads', () => segments.close());
-  const work = { pool: segments, store: await SegmentStore.open(config.dataDir) };
+  const cacheBytes = (mb: number) => 1024 * 1024 * mb;
+  const work = { pool: segments, store: await SegmentStore.open(config.dataDir, cacheBytes(config.exportCacheMb)) };
   // kept segments give their disk back to other work, as the render cache does
   disk.reclaimFrom(work.store);
+  // a smaller bound evicts at once (or when the export being made ends), not at the next export
+  settings.onUpdate((chosen) => work.store.bound(cacheBytes(chosen.export_cache_mb)));
   const exports = await ExportService.open(
     new ExportStore(config.dataDir),
     jobs,

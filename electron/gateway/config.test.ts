@@ -133,6 +133,13 @@ describe('configFromArgs', () => {
       renderCacheMb: 0,
       givenBy: { render_cache_mb: { source: 'flag' } },
     });
+    expect(() => configFromArgs(['--export-cache-mb', '1048577'], {})).toThrow(
+      '--export-cache-mb must be an integer from 0 to 1048576, got "1048577"',
+    );
+    expect(configFromArgs(['--export-cache-mb', '0'], {})).toMatchObject({
+      exportCacheMb: 0,
+      givenBy: { export_cache_mb: { source: 'flag' } },
+    });
     // the body limit of the longest allowed text stays bounded
     expect(bodyLimitFor(max)).toBeLessThanOrEqual(61 * 1024 * 1024);
     const settings = {
@@ -144,6 +151,7 @@ describe('configFromArgs', () => {
       retention_hours: 0,
       engine_timeout_s: 120,
       render_cache_mb: 4096,
+      export_cache_mb: 1024,
       models_dir: '',
       engine_executables: {},
       close_to_tray: true,
@@ -158,6 +166,8 @@ describe('configFromArgs', () => {
       ['workers', 65],
       ['engine_timeout_s', 3601],
       ['render_cache_mb', 1_048_577],
+      ['export_cache_mb', -1],
+      ['export_cache_mb', 1.5],
     ] as const) {
       expect(Value.Check(Settings, { ...settings, [name]: value })).toBe(false);
     }

@@ -50,6 +50,8 @@ export class SettingsService {
   private saved: SavedSettings;
   /** The last key regeneration; the next waits for it. */
   private keyReplaced: Promise<unknown> = Promise.resolve();
+  /** What applies a live setting at once rather than at its next use (the export cache's bound). */
+  private readonly appliers: ((settings: Settings) => Promise<void>)[] = [];
 
   constructor(private readonly options: SettingsServiceOptions) {
     this.chosen = options.running.settings;
@@ -59,6 +61,11 @@ export class SettingsService {
 
   current(): Settings {
     return this.chosen;
+  }
+
+  /** `apply` runs after each update, with the settings chosen: for a live setting that acts when it changes. */
+  onUpdate(apply: (settings: Settings) => Promise<void>): void {
+    this.appliers.push(apply);
   }
 
   /** The limits in force now, for the services that enforce them. */
@@ -122,6 +129,7 @@ export class SettingsService {
         return [name, kept];
       }),
     ) as Origins;
+    for (const apply of this.appliers) await apply(next);
     return this.view();
   }
 

@@ -3,9 +3,10 @@
  * loudness measurements of the segment as it is and after a gain and the limiter, and its AAC or
  * MP3 frames at a gain and bitrate. In `<data dir>/export-cache/`: `<hash>.json` (the figures, the
  * frames' sizes) and, for an encode, `<hash>.aac` (the raw frames) or `<hash>.mp3`. A key names everything the
- * bytes depend on (keys.ts), so an entry is never stale, only unused. Bounded: past `maxBytes`
- * the least recently used entries go (a use is an export that took it; file times keep the order
- * across restarts).
+ * bytes depend on (keys.ts), so an entry is never stale, only unused. Bounded (the setting
+ * `export_cache_mb`): past it the least recently used entries go, each whole (its figures and
+ * frames), after each export and when the bound changes, but none while an export runs (a use is
+ * an export that took it; file times keep the order across restarts).
  */
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,8 +15,6 @@ import type { Reclaimable } from '../disk-budget';
 import type { SegmentResult } from './segment-worker';
 
 export const EXPORT_CACHE_DIR = 'export-cache';
-/** 1 GiB: a 15-hour book's frames at 128 kb/s (864 MB), or two versions of it at 64 kb/s. */
-export const EXPORT_CACHE_BYTES = 1024 * 1024 * 1024;
 
 /** What an entry is of (its segment's key) and at which gain, for finding an earlier export's gain. */
 export interface EntryLabel {
@@ -60,13 +59,13 @@ export class SegmentStore implements Reclaimable {
 
   private constructor(
     dataDir: string,
-    private readonly maxBytes: number,
+    private maxBytes: number,
   ) {
     this.dir = path.join(dataDir, EXPORT_CACHE_DIR);
   }
 
-  /** Opens the store of a data dir; half-written files (a stop mid-export) go. */
-  static async open(dataDir: string, maxBytes = EXPORT_CACHE_BYTES): Promise<SegmentStore> {
+  /** Opens the store of a data dir, holding at most `maxBytes`; half-written files (a stop mid-export) go. */
+  static async open(dataDir: string, maxBytes: number): Promise<SegmentStore> {
     const store = new SegmentStore(dataDir, maxBytes);
     await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const names = await readdir(store.dir);
@@ -164,7 +163,13 @@ export class SegmentStore implements Reclaimable {
   /** Evicts the least recently used entries past the bound (an export ended). */
   trim(): Promise<void> {
     this.exporting = Math.max(0, this.exporting - 1);
-    return this.evictTo(this.maxBytes);
+    return this.exporting > 0 ? Promise.resolve() : this.evictTo(this.maxBytes);
+  }
+
+  /** A new bound (the setting changed): applied at once, or when the export being made ends. */
+  async bound(maxBytes: number): Promise<void> {
+    this.maxBytes = maxBytes;
+    if (this.exporting === 0) await this.evictTo(maxBytes);
   }
 
   /** Gives disk back to other work (the disk ledger asks), least recently used first; none while an export runs. */

@@ -18,6 +18,8 @@ import { SegmentPool } from './segment-pool';
 import { SegmentStore } from './segment-store';
 
 const WORKER = path.resolve('dist/export-worker.mjs');
+/** The export cache's default bound (export_cache_mb): these books' segments all stay. */
+const KEEP_ALL = 1024 * 1024 * 1024;
 const TEXTS = [
   'Chapter one. The lighthouse keeper counted the ships that passed in the night, and wrote each name in a book.',
   'Chapter two. Morning came grey over the harbour; the fishermen mended their nets and spoke of the storm.',
@@ -93,7 +95,7 @@ describe.each(['m4b', 'mp3'] as const)('an %s made of segments', (format) => {
   const spec = specs[format];
   it('decodes like the book encoded in one pass: as many samples, in step, and no click at the joins', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
-    const store = await SegmentStore.open(path.join(dir, `data-${format}`));
+    const store = await SegmentStore.open(path.join(dir, `data-${format}`), KEEP_ALL);
     const decoded = async (book: Awaited<ReturnType<typeof exportBook>>) => ({
       ...book,
       decoded: await decodeIndependently(format === 'm4b' ? 'm4a' : 'mp3', book.bytes),
@@ -140,7 +142,7 @@ describe.each(['m4b', 'mp3'] as const)('an %s made of segments', (format) => {
 describe('a ZIP made of chapters encoded apart', () => {
   it('holds the files of one pass: each chapter as many samples, the same subtitles', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
-    const store = await SegmentStore.open(path.join(dir, 'data-zip'));
+    const store = await SegmentStore.open(path.join(dir, 'data-zip'), KEEP_ALL);
     const whole = unzipSync(new Uint8Array((await exportBook(parts, 'whole-zip', undefined, specs.zip)).bytes));
     const apart = unzipSync(new Uint8Array((await exportBook(parts, 'apart-zip', store, specs.zip)).bytes));
     expect(store.counts.encoded).toBe(3);
@@ -162,7 +164,7 @@ describe.each(['m4b', 'mp3', 'zip'] as const)('an %s exported again', (format) =
   const spec = specs[format];
   it('encodes only the chapter that changed', async () => {
     const parts = await Promise.all(TEXTS.map((text, i) => part(i, text)));
-    const store = await SegmentStore.open(path.join(dir, `again-${format}`));
+    const store = await SegmentStore.open(path.join(dir, `again-${format}`), KEEP_ALL);
     const first = await exportBook(parts, `first-${format}`, store, spec);
     expect(store.counts).toEqual({ encoded: 3, reused: 0 });
 
@@ -177,7 +179,7 @@ describe.each(['m4b', 'mp3', 'zip'] as const)('an %s exported again', (format) =
     expect(Math.abs(fixed.loudness.integratedLufs - spec.goal.targetLufs)).toBeLessThan(0.5);
 
     // kept across a restart of the store
-    const reopened = await SegmentStore.open(path.join(dir, `again-${format}`));
+    const reopened = await SegmentStore.open(path.join(dir, `again-${format}`), KEEP_ALL);
     await exportBook(parts, `reopened-${format}`, reopened, spec);
     expect(reopened.counts).toEqual({ encoded: 0, reused: 3 });
 
@@ -186,5 +188,11 @@ describe.each(['m4b', 'mp3', 'zip'] as const)('an %s exported again', (format) =
     expect(await reopened.reclaim(1)).toBe(0);
     await reopened.trim();
     expect(await reopened.reclaim(1)).toBeGreaterThan(0);
+    // a smaller bound (export_cache_mb) waits for the export being made to end, then applies
+    reopened.hold();
+    await reopened.bound(0);
+    expect(reopened.size()).toBeGreaterThan(0);
+    await reopened.trim();
+    expect(reopened.size()).toBe(0);
   }, 120_000);
 });

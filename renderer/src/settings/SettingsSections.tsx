@@ -10,7 +10,14 @@ function RestartBadge({ shown }: { shown: boolean }) {
 }
 
 type NumberSetting =
-  'port' | 'inline_threshold' | 'max_text_length' | 'workers' | 'retention_hours' | 'engine_timeout_s' | 'render_cache_mb';
+  | 'port'
+  | 'inline_threshold'
+  | 'max_text_length'
+  | 'workers'
+  | 'retention_hours'
+  | 'engine_timeout_s'
+  | 'render_cache_mb'
+  | 'export_cache_mb';
 const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
   { name: 'port', label: 'Port', hint: '0 picks a free port at each start.' },
   { name: 'workers', label: 'Worker threads', hint: 'Chunks synthesized at once.' },
@@ -26,6 +33,11 @@ const NUMBERS: { name: NumberSetting; label: string; hint: string }[] = [
     name: 'render_cache_mb',
     label: 'Render cache (MiB)',
     hint: 'Sentences kept so that a book rendered again synthesizes only what changed; about 150 MiB an hour of speech at 22 kHz. 0 keeps none.',
+  },
+  {
+    name: 'export_cache_mb',
+    label: 'Export cache (MiB)',
+    hint: 'Encoded chapters kept so that a book exported again encodes only what changed; about 30 to 45 MiB an hour at the default bitrates. 0 keeps none.',
   },
 ];
 
