@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
-import type { Export } from '../contract';
+import { estimateExportBytes, type Export } from '../contract';
 import { waitForJob } from '../testing/gateway';
 import { exited, spawnGateway, type GatewayProcess } from '../testing/process';
 import { prose } from '../testing/prose';
@@ -82,8 +82,35 @@ afterAll(async () => {
 });
 
 describe('exports', () => {
+  it("on a disk that fits one MP3 export's writes but not two, the second is refused at once (507), not made and failed", async () => {
+    // a segmented MP3 writes its segments' frames (kept for the next export) and then the book: at
+    // 64 kb/s each is about 2.7 MiB, reserved at 4.1 (1.5 x the bitrate), 8.2 in all. 9.6 MiB
+    // above the floor hold one export's reservation but not two, nor two exports' real writes
+    const unfill = await fill(FLOOR + 9.6 * MB);
+    try {
+      const first = await post('/api/v1/tts/exports', { job_ids: [book], format: 'mp3', bitrate_kbps: 64 });
+      expect(first.status).toBe(202);
+      // another loudness: its frames are its own, none of the first's reused
+      const second = await post('/api/v1/tts/exports', { job_ids: [book], format: 'mp3', bitrate_kbps: 64, loudness_target_lufs: -20 });
+      expect(second.status).toBe(507);
+      const { poll } = (await first.json()) as { poll: string };
+      const { views, lowest } = await settle([poll]);
+      expect(views[0]!.status, JSON.stringify(views[0]!.error)).toBe('done');
+      const need = 2 * estimateExportBytes(views[0]!.file!.duration_s, 64);
+      expect(await errorOf(second)).toMatchObject({
+        code: 'insufficient_storage',
+        message: expect.stringMatching(new RegExp(`^This export needs up to ${(need / MB).toFixed(1).replace('.', '\\.')} MB of disk`)),
+      });
+      expect(lowest).toBeGreaterThanOrEqual(FLOOR);
+      expect((await gateway.api(`/api/v1/tts/exports/${views[0]!.export_id}`, { method: 'DELETE' })).status).toBe(204);
+    } finally {
+      await unfill();
+    }
+  }, 600_000);
+
   it('7 MP3 exports posted at once: those that fit are made, the rest refused with 507; the disk stays above its floor', async () => {
-    const exportBody = { job_ids: [book], format: 'mp3', bitrate_kbps: 160 };
+    // each reserves its segments' frames and its file (5.2 MiB at 40 kb/s): two or three fit
+    const exportBody = { job_ids: [book], format: 'mp3', bitrate_kbps: 40 };
     const answers = await Promise.all(Array.from({ length: 7 }, () => post('/api/v1/tts/exports', exportBody)));
     const accepted = answers.filter((answer) => answer.status === 202);
     const polls = await Promise.all(accepted.map(async (answer) => ((await answer.json()) as { poll: string }).poll));
@@ -92,20 +119,23 @@ describe('exports', () => {
       `7 exports: ${answers.map((a) => a.status).join(' ')}; made ${views.map((v) => v.file?.bytes ?? v.error?.code).join(', ')} bytes; lowest free ${(lowest / MB).toFixed(1)} MB (floor ${FLOOR / MB})`,
     );
     expect(lowest).toBeGreaterThanOrEqual(FLOOR);
-    expect(accepted.length).toBeGreaterThan(0);
+    // several reservations stand side by side, each counted by the next
+    expect(accepted.length).toBeGreaterThanOrEqual(2);
     expect(views.map((view) => view.status)).toEqual(accepted.map(() => 'done'));
     // refused for the disk (507), or, asked while four were being weighed, for the key's four exports (429)
-    const refusals = await Promise.all(answers.filter((a) => a.status !== 202).map(async (a) => [a.status, (await errorOf(a)).code]));
-    expect(refusals).toContainEqual([507, 'insufficient_storage']);
-    for (const refusal of refusals)
+    const refusals = await Promise.all(answers.filter((a) => a.status !== 202).map(async (a) => [a.status, await errorOf(a)] as const));
+    expect(refusals.map(([status, error]) => [status, error.code])).toContainEqual([507, 'insufficient_storage']);
+    for (const [status, error] of refusals)
       expect([
         [507, 'insufficient_storage'],
         [429, 'too_many_exports'],
-      ]).toContainEqual(refusal);
-    const refused = await post('/api/v1/tts/exports', exportBody);
-    expect(refused.status).toBe(507);
-    expect((await errorOf(refused)).message).toMatch(
-      /^This export needs up to 10\.3 MB of disk, and [\d.]+ MB are free, of which 8\.0 MB must stay free/,
+      ]).toContainEqual([status, error.code]);
+    // what each reserved: its segments' frames and its file
+    const need = 2 * estimateExportBytes(views[0]!.file!.duration_s, 40);
+    expect(refusals.find(([status]) => status === 507)![1].message).toMatch(
+      new RegExp(
+        `^This export needs up to ${(need / MB).toFixed(1).replace('.', '\\.')} MB of disk, and [\\d.]+ MB are free, of which 8\\.0 MB must stay free`,
+      ),
     );
     // another user's next request still fits
     const next = await post('/api/v1/tts/synthesize', { text: 'One more line.', mode: 'job' });
@@ -115,7 +145,7 @@ describe('exports', () => {
   }, 600_000);
 
   it('fails an export with disk_full when another program takes its room while it is made; nothing of it stays', async () => {
-    const answer = await post('/api/v1/tts/exports', { job_ids: [book], format: 'mp3', bitrate_kbps: 160 });
+    const answer = await post('/api/v1/tts/exports', { job_ids: [book], format: 'mp3', bitrate_kbps: 96 });
     expect(answer.status).toBe(202);
     const { poll, export_id } = (await answer.json()) as { poll: string; export_id: string };
     const unfill = await fill(FLOOR + 2 * MB);
@@ -138,7 +168,7 @@ describe('exports', () => {
 describe('sentence edits and project text', () => {
   it("refuse with 507 what cannot fit (a sentence edit writes the job's whole WAV anew), and leave the audio as it was", async () => {
     const before = await readFile(bookFile);
-    const unfill = await fill(FLOOR + MB);
+    const unfills = [await fill(FLOOR + MB)];
     try {
       const edit = await gateway.api(`/api/v1/tts/jobs/${book}/sentences/0`, {
         method: 'PUT',
@@ -150,13 +180,15 @@ describe('sentence edits and project text', () => {
       expect((await readFile(bookFile)).equals(before)).toBe(true);
       expect(existsSync(`${bookFile}.partial`)).toBe(false);
 
+      // the edit's refusal took back what the kept export segments held: fill that too
+      unfills.push(await fill(FLOOR + MB));
       const manuscript = { name: 'big.txt', text: prose(1_500_000) };
       const project = await post('/api/v1/tts/projects', { manuscript });
       expect(project.status).toBe(507);
       expect((await errorOf(project)).message).toMatch(/^This manuscript's text needs up to/);
       expect(await free()).toBeGreaterThanOrEqual(FLOOR);
     } finally {
-      await unfill();
+      for (const unfill of unfills) await unfill();
     }
     const edit = await gateway.api(`/api/v1/tts/jobs/${book}/sentences/0`, {
       method: 'PUT',
