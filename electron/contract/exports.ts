@@ -58,6 +58,11 @@ export const EXPORT_DEFAULT_KBPS: Readonly<Record<ExportFormat, number>> = { m4b
  * and what the studio shows before one.
  */
 export const estimateExportBytes = (seconds: number, kbps: number) => Math.ceil(((seconds * kbps * 1000) / 8) * 1.5);
+/**
+ * The disk an export of segments holds while it is made, at most: its file twice, once in the kept
+ * segments and once joined (services/export-book.ts); what the studio checks before it asks.
+ */
+export const exportReserveBytes = (seconds: number, kbps: number) => 2 * estimateExportBytes(seconds, kbps);
 
 const ExplicitChapter = Type.Object(
   {

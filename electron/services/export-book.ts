@@ -1,5 +1,5 @@
 /** An export as planned when it is accepted, what it may take of the disk, and its record once made. */
-import { EXPORT_MEDIA, estimateExportBytes } from '../contract';
+import { EXPORT_MEDIA, estimateExportBytes, exportReserveBytes } from '../contract';
 import type { BookPart } from '../jobs/export/book-audio';
 import type { ExportRecord } from '../jobs/export/export-store';
 import type { BookPlan, ExportSpec, RenderedLoudness } from '../jobs/export/render';
@@ -16,7 +16,7 @@ const finite = (value: number) => (Number.isFinite(value) ? Math.round(value * 1
  * turn comes the ledger may reclaim them; what it did not write is given back when it ends.
  */
 export function bookBytes(spec: ExportSpec, seconds: number, segmented: boolean): number {
-  return estimateExportBytes(seconds, spec.bitrateKbps) * (segmented || spec.format === 'm4b' ? 2 : 1);
+  return (segmented || spec.format === 'm4b' ? exportReserveBytes : estimateExportBytes)(seconds, spec.bitrateKbps);
 }
 
 /** What an export is made from, as planned when it was accepted. */

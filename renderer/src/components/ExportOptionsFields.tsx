@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import { EXPORT_DEFAULT_KBPS, EXPORT_LIMITS, estimateExportBytes, type ExportFormat, type ExportOptions } from '../api/contract';
+import {
+  EXPORT_DEFAULT_KBPS,
+  EXPORT_LIMITS,
+  estimateExportBytes,
+  exportReserveBytes,
+  type ExportFormat,
+  type ExportOptions,
+} from '../api/contract';
 import { base64Of } from '../lib/base64';
 import { formatBytes } from '../lib/format';
 
@@ -44,9 +51,9 @@ export function useExportChoices() {
   return { choices, change, body };
 }
 
-/** Whether a book of `seconds` fits in `freeBytes` (unknown: assumed to). */
+/** Whether the gateway would find room for an export of `seconds` in `freeBytes` (unknown: assumed to). */
 export const exportFits = (seconds: number, format: ExportFormat, freeBytes: number | undefined) =>
-  freeBytes === undefined || estimateExportBytes(seconds, EXPORT_DEFAULT_KBPS[format]) <= freeBytes;
+  freeBytes === undefined || exportReserveBytes(seconds, EXPORT_DEFAULT_KBPS[format]) <= freeBytes;
 
 interface Props {
   choices: ExportChoices;
@@ -110,7 +117,9 @@ export function ExportOptionsFields({ choices, onChange, bookSeconds, freeBytes 
       <p className={`hint export-size${fits ? '' : ' error'}`}>
         {`The file: up to ${formatBytes(bytes)} at ${kbps} kb/s, with captions (WebVTT, SubRip)`}
         {freeBytes !== undefined &&
-          (fits ? `; ${formatBytes(freeBytes)} free.` : `, and only ${formatBytes(freeBytes)} are free: free some disk space first.`)}
+          (fits
+            ? `; ${formatBytes(freeBytes)} free.`
+            : `; making it takes up to ${formatBytes(exportReserveBytes(bookSeconds, kbps))} while it runs, and only ${formatBytes(freeBytes)} are free: free some disk space first.`)}
       </p>
     </>
   );
