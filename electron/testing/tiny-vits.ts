@@ -21,66 +21,13 @@ export const TINY_VITS = {
   toneHz: 220,
 };
 
-/**
- * Compute added to each token, so that a generated model costs what a real voice costs (the
- * bench's Piper-sized model, docs/performance.md): `layers` products of a `width`-wide vector with
- * one width × width matrix, each through tanh, about 2 × layers × width² FLOPs per token. Its
- * result moves the loudness by a millionth: the audio stays the tone tinyVitsLength predicts.
- */
-export interface TokenWork {
-  layers: number;
-  width: number;
-}
-
-/** Sized by its time per sentence on the bench machine against real Piper x_low/low voices' (docs/performance.md). */
-export const PIPER_SIZED: TokenWork & { folder: string } = { folder: 'vits-coqui-en_US-piper-sized', layers: 24, width: 1024 };
-
 /** Samples the model gives for `text` at `rate` (sherpa-onnx lower-cases the text first). */
 export function tinyVitsLength(text: string, rate = 1): number {
   const known = [...text.toLowerCase()].filter((c) => TINY_VITS.alphabet.includes(c)).length;
   return known * Math.trunc(TINY_VITS.samplesPerToken / rate);
 }
 
-/** The nodes and weights of TokenWork: from `ids` (float, [1, T]) to `out` ([1, T, 1]), `loudness_bare` plus it. */
-function tokenWork({ layers, width }: TokenWork, out: string): Pick<OnnxModel, 'nodes' | 'initializers'> {
-  const weights = (name: string, dims: number[]): OnnxTensor => {
-    const count = dims.reduce((a, b) => a * b, 1);
-    const values = Array.from({ length: count }, (_, i) => Math.sin(i * 0.618) / Math.sqrt(width));
-    return { name, type: FLOAT, dims, values };
-  };
-  const nodes: OnnxModel['nodes'] = [
-    { op: 'Unsqueeze', inputs: ['ids', 'axis_last'], outputs: ['work_0'] },
-    { op: 'MatMul', inputs: ['work_0', 'work_in'], outputs: ['work_1'] },
-  ];
-  for (let i = 1; i <= layers; i++) {
-    nodes.push({ op: 'MatMul', inputs: [`work_${i}`, 'work_square'], outputs: [`work_${i}_mul`] });
-    nodes.push({ op: 'Tanh', inputs: [`work_${i}_mul`], outputs: [`work_${i + 1}`] });
-  }
-  nodes.push(
-    { op: 'MatMul', inputs: [`work_${layers + 1}`, 'work_out'], outputs: ['work_sum'] },
-    { op: 'Mul', inputs: ['work_sum', 'work_weight'], outputs: ['work_effect'] },
-    { op: 'Add', inputs: ['loudness_bare', 'work_effect'], outputs: [out] },
-  );
-  const initializers: OnnxTensor[] = [
-    weights('work_in', [1, width]),
-    weights('work_square', [width, width]),
-    weights('work_out', [width, 1]),
-    { name: 'work_weight', type: FLOAT, dims: [], values: [1e-6] },
-  ];
-  return { nodes, initializers };
-}
-
-function tinyVitsGraph(work?: TokenWork): OnnxModel {
-  const graph = plainGraph();
-  if (!work) return graph;
-  const nodes = graph.nodes.map((n) => (n.outputs[0] === 'loudness_3d' ? { ...n, outputs: ['loudness_bare'] } : n));
-  const added = tokenWork(work, 'loudness_3d');
-  const at = nodes.findIndex((n) => n.outputs[0] === 'loudness_bare') + 1;
-  nodes.splice(at, 0, ...added.nodes);
-  return { ...graph, nodes, initializers: [...graph.initializers, ...added.initializers] };
-}
-
-function plainGraph(): OnnxModel {
+function tinyVitsGraph(): OnnxModel {
   const { sampleRate, samplesPerToken, toneHz } = TINY_VITS;
   const scalar = (name: string, value: number): OnnxTensor => ({ name, type: FLOAT, dims: [], values: [value] });
   const ints = (name: string, values: number[], dims = [values.length]): OnnxTensor => ({ name, type: INT64, dims, values });
@@ -128,17 +75,22 @@ function plainGraph(): OnnxModel {
       { op: 'Sin', inputs: ['phase'], outputs: ['carrier'] },
       { op: 'Mul', inputs: ['envelope', 'carrier'], outputs: ['y'] },
     ],
-    metadata: {
-      model_type: 'vits',
-      comment: 'coqui',
-      frontend: 'characters',
-      language: 'English',
-      sample_rate: String(sampleRate),
-      n_speakers: '0',
-      add_blank: '0',
-      use_eos_bos: '0',
-      punctuation: '',
-    },
+    metadata: vitsMetadata(sampleRate),
+  };
+}
+
+/** The metadata sherpa-onnx reads from a Coqui VITS export with a characters frontend. */
+export function vitsMetadata(sampleRate: number): Record<string, string> {
+  return {
+    model_type: 'vits',
+    comment: 'coqui',
+    frontend: 'characters',
+    language: 'English',
+    sample_rate: String(sampleRate),
+    n_speakers: '0',
+    add_blank: '0',
+    use_eos_bos: '0',
+    punctuation: '',
   };
 }
 
@@ -183,12 +135,16 @@ function range(from: number, to: number): string[] {
 }
 
 /** Writes the model folder (model.onnx, tokens.txt) into `modelsDir`; returns its path. */
-export async function writeTinyVits(modelsDir: string, work?: TokenWork & { folder: string }): Promise<string> {
-  const dir = path.join(modelsDir, work?.folder ?? TINY_VITS.folder);
+export async function writeTinyVits(modelsDir: string): Promise<string> {
+  const dir = path.join(modelsDir, TINY_VITS.folder);
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'model.onnx'), encodeOnnxModel(tinyVitsGraph(work)));
-  // "<symbol> <id>" per line; a line with only an id is the space
+  await writeFile(path.join(dir, 'model.onnx'), encodeOnnxModel(tinyVitsGraph()));
+  await writeCharacterTokens(dir);
+  return dir;
+}
+
+/** tokens.txt of TINY_VITS.alphabet: "<symbol> <id>" per line; a line with only an id is the space. */
+export async function writeCharacterTokens(dir: string): Promise<void> {
   const tokens = [...TINY_VITS.alphabet].map((c, id) => (c === ' ' ? `${id}` : `${c} ${id}`));
   await writeFile(path.join(dir, 'tokens.txt'), tokens.join('\n') + '\n');
-  return dir;
 }

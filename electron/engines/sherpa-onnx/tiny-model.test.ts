@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpeech } from '../../testing/audio';
 import { until } from '../../testing/until';
 import { startTestGateway, waitForJob, WORKER_FILE, type TestGateway } from '../../testing/gateway';
-import { PIPER_SIZED, TINY_VITS, tinyVitsLength, writeTinyVits } from '../../testing/tiny-vits';
+import { PIPER_SHAPED, piperShapedLength, writePiperShapedVits } from '../../testing/piper-shaped-vits';
+import { TINY_VITS, tinyVitsLength, writeTinyVits } from '../../testing/tiny-vits';
 import type { EngineAdapter } from '../engine';
 import { PARAGRAPH_PAUSE_MS } from '../../jobs/chunker';
 import { sherpaOnnxAdapter } from './adapter';
@@ -107,19 +108,23 @@ describe('sherpa-onnx on a tiny VITS model, through the gateway', () => {
   });
 });
 
-describe("the bench's Piper-sized model (the tiny model with a real voice's compute per token)", () => {
-  it('loads and speaks the same tone, its length following the text', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-piper-sized-'));
+describe("the bench's Piper-shaped model (a Piper low voice's decoder with random weights)", () => {
+  it('loads and speaks noise as long as the text, at its rate', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'orator-piper-shaped-'));
     try {
-      await writeTinyVits(dir, PIPER_SIZED);
-      const sized = sherpaOnnxAdapter([dir], WORKER_FILE);
-      const probe = await sized.probe();
-      expect(probe).toMatchObject({ available: true, defaultVoice: `sherpa-onnx:${PIPER_SIZED.folder}` });
-      const text = 'Sized like a real voice.';
-      const pcm = await sized.synthesize({ ...request(text), voice: PIPER_SIZED.folder }, { lane: 'interactive' });
-      expect(pcm.samples.length).toBe(tinyVitsLength(text));
-      expect(pcm.samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0)).toBeGreaterThan(0.2 * 32767);
-      await sized.release!();
+      await writePiperShapedVits(dir);
+      const shaped = sherpaOnnxAdapter([dir], WORKER_FILE);
+      const probe = await shaped.probe();
+      expect(probe).toMatchObject({ available: true, defaultVoice: `sherpa-onnx:${PIPER_SHAPED.folder}` });
+      const text = 'Shaped.';
+      const pcm = await shaped.synthesize({ ...request(text), voice: PIPER_SHAPED.folder }, { lane: 'interactive' });
+      expect(pcm.sampleRate).toBe(PIPER_SHAPED.sampleRate);
+      expect(pcm.samples.length).toBe(piperShapedLength(text));
+      const fast = await shaped.synthesize({ ...request(text, 2.5), voice: PIPER_SHAPED.folder }, { lane: 'interactive' });
+      expect(fast.samples.length).toBe(piperShapedLength(text, 2.5));
+      expect(fast.samples.length).toBeLessThan(pcm.samples.length / 2);
+      expect(pcm.samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0)).toBeGreaterThan(0.1 * 32767);
+      await shaped.release!();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

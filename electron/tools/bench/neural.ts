@@ -1,8 +1,8 @@
 /**
  * The bench's neural path (issue 31), on a sherpa-onnx model folder: `--model <folder>` (a real
  * one), else both generated models (testing/tiny-vits.ts): the test model, whose synthesis is
- * almost free (the ratios measure the gateway's fixed cost), and the Piper-sized one, which costs
- * what a real voice costs (docs/performance.md).
+ * almost free (the ratios measure the gateway's fixed cost), and the Piper-shaped one, a Piper low
+ * voice's decoder with random weights, which costs what a real voice costs (docs/performance.md).
  * - a job against a bare loop of sherpa-onnx-node over the same chunks, in this process, with the
  *   threads and config the model process uses (host.ts);
  * - the first byte of a streamed answer against the bare synthesis of its first sentence.
@@ -15,7 +15,8 @@ import { modelThreads, ttsConfig } from '../../engines/sherpa-onnx/host';
 import { readModelFolder } from '../../engines/sherpa-onnx/models';
 import { chunkText, DEFAULT_CHUNK_CHARS } from '../../jobs/chunker';
 import { exited, spawnGateway, type GatewayProcess } from '../../testing/process';
-import { PIPER_SIZED, writeTinyVits } from '../../testing/tiny-vits';
+import { writePiperShapedVits } from '../../testing/piper-shaped-vits';
+import { writeTinyVits } from '../../testing/tiny-vits';
 import { timedJob } from './gateway-probes';
 
 type Tts = import('sherpa-onnx-node').OfflineTts;
@@ -101,7 +102,7 @@ function bareSynthesis(tts: Tts, texts: string[]): number {
 export async function benchNeural(bench: NeuralBench): Promise<void> {
   if (bench.model) return benchModel(bench, async () => path.resolve(bench.model!), '');
   await benchModel(bench, (models) => writeTinyVits(models), ' (test model)');
-  await benchModel(bench, (models) => writeTinyVits(models, PIPER_SIZED), ' (Piper-sized model)');
+  await benchModel(bench, writePiperShapedVits, ' (Piper-shaped model)');
 }
 
 /** Both pairs on one model folder; `named` tells the goals of each model apart. */
