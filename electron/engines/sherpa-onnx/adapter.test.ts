@@ -44,14 +44,16 @@ it('kills a model process that overruns its time limit with engine_timeout, and 
   await expect(host.request({ type: 'load', spec: garbage })).rejects.toThrow(/model process stopped \(SIGABRT\)/);
 });
 
-it('serves interactive requests before queued batch ones, one at a time', async () => {
+it('serves interactive requests before batch ones not begun, one at a time, each crash failing only its own', async () => {
   // Every load of the malformed model ends its process: each request is a real start, load and crash.
+  // All four are sent before the process has begun any: it takes the interactive one first, and the
+  // batch ones queued behind each crash go to the next process.
   const host = new ModelProcess(WORKER_FILE);
   const order: string[] = [];
   const submit = (name: string, lane: 'interactive' | 'batch') =>
     host.request({ type: 'load', spec: garbage }, lane).catch(() => order.push(name));
   await Promise.all([submit('b1', 'batch'), submit('b2', 'batch'), submit('b3', 'batch'), submit('i1', 'interactive')]);
-  expect(order).toEqual(['b1', 'i1', 'b2', 'b3']);
+  expect(order).toEqual(['i1', 'b1', 'b2', 'b3']);
 });
 
 it('fails a request with engine_error when the model process cannot be started, without an uncaught error', async () => {

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { PRIVATE_FILE_MODE } from '../../storage/private-files';
 import type { ModelSpec } from './models';
-import { samplesFile, type HostReply, type HostRequest } from './protocol';
+import { samplesFile, type HostMessage, type HostReply, type HostRequest } from './protocol';
 
 type Tts = import('sherpa-onnx-node').OfflineTts;
 
@@ -49,23 +49,60 @@ export async function serveModels(dir: string): Promise<void> {
     }
     return tts;
   };
-  // The parent's end: nothing else would stop this process.
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', (request: HostRequest) => {
-    let reply: HostReply;
+  const serve = (request: Exclude<HostRequest, { type: 'cancel' }>): HostReply => {
     try {
       const tts = load(request.spec);
       const base = { id: request.id, ok: true as const, sampleRate: tts.sampleRate, numSpeakers: tts.numSpeakers };
-      if (request.type === 'load') reply = base;
-      else {
-        const audio = tts.generate({ text: request.text, sid: request.speaker, speed: request.speed });
-        const samples = toInt16(audio.samples);
-        writeFileSync(samplesFile(dir, request.id), samples, { mode: PRIVATE_FILE_MODE });
-        reply = { ...base, sampleRate: audio.sampleRate, samples: samples.length };
-      }
+      if (request.type === 'load') return base;
+      const audio = tts.generate({ text: request.text, sid: request.speaker, speed: request.speed });
+      const samples = toInt16(audio.samples);
+      writeFileSync(samplesFile(dir, request.id), samples, { mode: PRIVATE_FILE_MODE });
+      return { ...base, sampleRate: audio.sampleRate, samples: samples.length };
     } catch (error) {
-      reply = { id: request.id, ok: false, message: (error as Error).message };
+      return { id: request.id, ok: false, message: (error as Error).message };
     }
-    process.send!(reply);
+  };
+  const queue = new RequestQueue((request) => {
+    process.send!({ id: request.id, started: true } satisfies HostMessage);
+    process.send!(serve(request) satisfies HostMessage);
   });
+  // The parent's end: nothing else would stop this process.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (request: HostRequest) => queue.receive(request));
+}
+
+type Runnable = Exclude<HostRequest, { type: 'cancel' }>;
+
+/**
+ * The requests the parent sent ahead, run one at a time: interactive before batch, in order within
+ * a lane. The next is picked on the turn after a synthesis, once the messages that arrived during it
+ * have been read, so that a cancel or an interactive request sent meanwhile counts.
+ */
+class RequestQueue {
+  private readonly waiting: Runnable[] = [];
+  private scheduled = false;
+
+  constructor(private readonly run: (request: Runnable) => void) {}
+
+  receive(request: HostRequest): void {
+    if (request.type === 'cancel') {
+      const at = this.waiting.findIndex((r) => r.id === request.id);
+      if (at >= 0) this.waiting.splice(at, 1);
+      return;
+    }
+    this.waiting.push(request);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const at = this.waiting.findIndex((r) => r.lane === 'interactive');
+      const [request] = this.waiting.splice(at >= 0 ? at : 0, 1);
+      if (request) this.run(request);
+      this.schedule();
+    });
+  }
 }

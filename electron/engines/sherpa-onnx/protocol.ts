@@ -1,10 +1,16 @@
 import path from 'node:path';
+import type { Lane } from '../lanes';
 import type { ModelSpec } from './models';
 
-/** Messages to the model process (host.ts), one at a time. */
+/**
+ * Messages to the model process (host.ts). It queues them and runs one at a time, interactive ones
+ * before batch ones, so the parent can send requests ahead (client.ts); `cancel` takes request `id`
+ * out of the queue if it has not begun.
+ */
 export type HostRequest =
-  | { id: number; type: 'load'; spec: ModelSpec }
-  | { id: number; type: 'synthesize'; spec: ModelSpec; text: string; speaker: number; speed: number };
+  | { id: number; lane: Lane; type: 'load'; spec: ModelSpec }
+  | { id: number; lane: Lane; type: 'synthesize'; spec: ModelSpec; text: string; speaker: number; speed: number }
+  | { id: number; type: 'cancel' };
 
 /**
  * `samples`: how many 16-bit samples a synthesis wrote to its samples file (samplesFile), which the
@@ -15,6 +21,9 @@ export type HostRequest =
  */
 export type HostReply =
   { id: number; ok: true; sampleRate: number; numSpeakers: number; samples?: number } | { id: number; ok: false; message: string };
+
+/** Sent as the model process begins request `id` (its time limit runs from then), then its reply. */
+export type HostMessage = { id: number; started: true } | HostReply;
 
 /** Where the model process writes the samples of request `id`, in the folder its parent gave it. */
 export const samplesFile = (dir: string, id: number) => path.join(dir, `${id}.pcm`);
