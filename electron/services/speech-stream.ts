@@ -122,11 +122,17 @@ export async function openSpeechStream(request: SpeechStreamRequest): Promise<Sp
         const pcm = i === 0 ? first! : await next!;
         // one sentence ahead: it is synthesized while this one is encoded and sent
         const ahead = chunks[i + 1];
-        next = ahead && synthesize(ahead);
-        next?.catch(() => undefined); // awaited, and its failure thrown, on the next turn
+        const lookAhead = () => {
+          next = ahead && synthesize(ahead);
+          next?.catch(() => undefined); // awaited, and its failure thrown, on the next turn
+        };
+        // ...except the second, started once the first sentence's bytes are out: a neural model's
+        // threads fill the cores, and the first byte would wait behind them
+        if (i > 0) lookAhead();
         // another voice (SSML) at another rate joins at the first sentence's
         const atRate = await resampleWhole(pcm.samples, pcm.sampleRate, inputRate);
         yield* nonEmpty(await encoding.push(atRate));
+        if (i === 0) lookAhead();
         samples += atRate.length;
         if (ahead) {
           const pause = new Int16Array(Math.round((chunk.pauseMs / 1000) * inputRate));
