@@ -12,7 +12,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { encodeOnnxModel, FLOAT, INT64, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnx-writer';
-import { TINY_VITS, vitsMetadata, writeCharacterTokens } from './tiny-vits';
+import { ints, scalar, TINY_VITS, VITS_IO, vitsMetadata, writeCharacterTokens } from './tiny-vits';
 
 const HOP = 256; // 8 × 8 × 4
 const FRAMES_PER_TOKEN = 5; // 80 ms a character at 16 kHz: the pace of speech, as the test model's 75 ms
@@ -113,8 +113,6 @@ function generator(graph: Graph, latent: string): string {
 
 function piperShapedGraph(): OnnxModel {
   const graph = new Graph();
-  const scalar = (name: string, value: number): OnnxTensor => ({ name, type: FLOAT, dims: [], values: [value] });
-  const ints = (name: string, values: number[], dims = [values.length]): OnnxTensor => ({ name, type: INT64, dims, values });
   graph.initializers.push(
     scalar('loudness_per_id', 0.02),
     scalar('loudness_floor', 0.2),
@@ -137,13 +135,7 @@ function piperShapedGraph(): OnnxModel {
   const latent = graph.op('Mul', [graph.op('Reshape', [held, 'frames_shape']), 'spread']);
   graph.op('Identity', [generator(graph, latent)], undefined, 'y');
   return {
-    opset: 13,
-    inputs: [
-      { name: 'x', type: INT64, shape: [1, 'num_tokens'] },
-      { name: 'x_length', type: INT64, shape: [1] },
-      { name: 'scales', type: FLOAT, shape: [3] },
-    ],
-    outputs: [{ name: 'y', type: FLOAT }],
+    ...VITS_IO,
     nodes: graph.nodes,
     initializers: graph.initializers,
     metadata: vitsMetadata(PIPER_SHAPED.sampleRate),

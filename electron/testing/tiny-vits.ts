@@ -27,18 +27,24 @@ export function tinyVitsLength(text: string, rate = 1): number {
   return known * Math.trunc(TINY_VITS.samplesPerToken / rate);
 }
 
+/** The opset, inputs and output of a Coqui VITS export, as sherpa-onnx feeds and reads them. */
+export const VITS_IO: Pick<OnnxModel, 'opset' | 'inputs' | 'outputs'> = {
+  opset: 13,
+  inputs: [
+    { name: 'x', type: INT64, shape: [1, 'num_tokens'] },
+    { name: 'x_length', type: INT64, shape: [1] },
+    { name: 'scales', type: FLOAT, shape: [3] },
+  ],
+  outputs: [{ name: 'y', type: FLOAT }],
+};
+
+export const scalar = (name: string, value: number): OnnxTensor => ({ name, type: FLOAT, dims: [], values: [value] });
+export const ints = (name: string, values: number[], dims = [values.length]): OnnxTensor => ({ name, type: INT64, dims, values });
+
 function tinyVitsGraph(): OnnxModel {
   const { sampleRate, samplesPerToken, toneHz } = TINY_VITS;
-  const scalar = (name: string, value: number): OnnxTensor => ({ name, type: FLOAT, dims: [], values: [value] });
-  const ints = (name: string, values: number[], dims = [values.length]): OnnxTensor => ({ name, type: INT64, dims, values });
   return {
-    opset: 13,
-    inputs: [
-      { name: 'x', type: INT64, shape: [1, 'num_tokens'] },
-      { name: 'x_length', type: INT64, shape: [1] },
-      { name: 'scales', type: FLOAT, shape: [3] },
-    ],
-    outputs: [{ name: 'y', type: FLOAT }],
+    ...VITS_IO,
     initializers: [
       scalar('loudness_per_id', 0.02),
       scalar('loudness_floor', 0.2),
