@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   root: 'renderer',
@@ -12,6 +13,11 @@ export default defineConfig({
     // The two-hour book (synthesized and exported whole: about 6 min on two cores) runs with
     // `npm run test:book`, not in `npm test`, whose budget is minutes (docs/audiobook.md).
     exclude: process.env.ORATOR_BOOK_TEST ? [] : ['electron/gateway/long-book.test.ts'],
+    // FFmpeg's AAC encoder module, which its package does not export (bundled by electron/tools/build.ts)
+    alias: {
+      '@mediabunny/aac-encoder/wasm': fileURLToPath(new URL('../modules/build/aac.js', import.meta.resolve('@mediabunny/aac-encoder'))),
+    },
+    server: { deps: { inline: [/aac-encoder\/dist\/modules\/build/] } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two files at a time: integration tests start real gateways with worker threads and wait on

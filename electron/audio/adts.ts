@@ -13,7 +13,31 @@ export interface AacTrack {
   frameSizes: Uint16Array;
 }
 
-const RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
+/** AAC's sampling frequency indexes: a rate's place in this list. */
+export const AAC_SAMPLE_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
+/** AAC LC, the profile FFmpeg's encoder writes. */
+const AAC_LC = 2;
+
+/** The AudioSpecificConfig (ISO 14496-3, 2 bytes) of an AAC track; an MP4's `esds` carries it. */
+export function aacConfig(rateIndex: number, channels: number, objectType = AAC_LC): Uint8Array {
+  return new Uint8Array([(objectType << 3) | (rateIndex >> 1), ((rateIndex & 1) << 7) | (channels << 3)]);
+}
+
+/** The 7-byte ADTS header (MPEG-4, no CRC) of a frame of `length` bytes, header included, for a track of `config`. */
+export function adtsHeader(config: Uint8Array, length: number): Uint8Array {
+  const profile = (config[0]! >> 3) - 1;
+  const rateIndex = ((config[0]! & 7) << 1) | (config[1]! >> 7);
+  const channels = (config[1]! >> 3) & 0xf;
+  return new Uint8Array([
+    0xff,
+    0xf1,
+    (profile << 6) | (rateIndex << 2) | (channels >> 2),
+    ((channels & 3) << 6) | (length >> 11),
+    (length >> 3) & 0xff,
+    ((length & 7) << 5) | 0x1f, // buffer fullness 0x7ff: variable bitrate
+    0xfc,
+  ]);
+}
 
 /**
  * Reads ADTS pushed in pieces of any size (a frame may be cut between two pushes) and hands back
@@ -59,9 +83,8 @@ export class AdtsReader {
     if (this.pending.length > 0) throw new Error(`A truncated ADTS frame at byte ${this.read}`);
     if (!this.header) throw new Error('No AAC frames');
     const { profile, rateIndex, channels } = this.header;
-    const objectType = profile + 1;
-    const config = new Uint8Array([(objectType << 3) | (rateIndex >> 1), ((rateIndex & 1) << 7) | (channels << 3)]);
-    return { config, sampleRate: RATES[rateIndex] ?? 0, channels, frameSizes: this.sizes.subarray(0, this.count) };
+    const config = aacConfig(rateIndex, channels, profile + 1);
+    return { config, sampleRate: AAC_SAMPLE_RATES[rateIndex] ?? 0, channels, frameSizes: this.sizes.subarray(0, this.count) };
   }
 
   private keepSize(size: number) {

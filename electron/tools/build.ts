@@ -5,7 +5,7 @@
  * (CommonJS: Electron loads sandboxed preloads only so), and the `orator` command (package.json's bin).
  */
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { chmod, readdir, rm } from 'node:fs/promises';
+import { chmod, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +30,30 @@ const bundleTypebox: Plugin = {
   },
 };
 
+/**
+ * FFmpeg's AAC encoder module, which its package does not export, for the export threads
+ * (audio/encode/aac-sink.ts; vite.config.ts points the tests at it too): bundled. It is
+ * an ES module (it reads `import.meta.url`) that TypeScript gave CommonJS exports; they are made
+ * ES exports again, or esbuild takes it for ESM and finds no default export.
+ */
+const COMMONJS_EXPORTS = ['Object.defineProperty(exports, "__esModule", { value: true });', 'exports.default = Module;'];
+const bundleAacModule: Plugin = {
+  name: 'bundle-aac-module',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^@mediabunny\/aac-encoder\/wasm$/ }, () => ({
+      path: fileURLToPath(new URL('../modules/build/aac.js', import.meta.resolve('@mediabunny/aac-encoder'))),
+      namespace: 'aac-module',
+    }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'aac-module' }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!COMMONJS_EXPORTS.every((line) => source.split(line).length === 2))
+        throw new Error(`${args.path}: not the module aac-sink.ts expects`);
+      const contents = source.replace(COMMONJS_EXPORTS[0]!, '').replace(COMMONJS_EXPORTS[1]!, 'export default Module;');
+      return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 const results = await Promise.all([
   build({
     ...common,
@@ -50,6 +74,7 @@ const results = await Promise.all([
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     packages: 'external',
+    plugins: [bundleAacModule],
   }),
   build({
     ...common,
@@ -61,7 +86,7 @@ const results = await Promise.all([
     splitting: true,
     chunkNames: 'cli-chunks/[name]-[hash]',
     packages: 'external',
-    plugins: [bundleTypebox],
+    plugins: [bundleTypebox, bundleAacModule],
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({

@@ -16,6 +16,11 @@ export interface EncoderOptions {
   sampleRate: number;
   /** Lossy formats only; the format's default when absent. */
   bitrateKbps?: number;
+  /**
+   * AAC only: encode in this thread rather than in a worker of the encoder's own (aac-sink.ts),
+   * for callers that are themselves off the main thread (the export threads).
+   */
+  inThisThread?: boolean;
 }
 
 export interface StreamingEncoder {
@@ -48,7 +53,7 @@ export async function createEncoder(format: AudioFormat, options: EncoderOptions
   const resampler = sampleRate === options.sampleRate ? undefined : await Resampler.create(options.sampleRate, sampleRate);
   let sink: EncoderSink;
   try {
-    sink = await openSink(format, sampleRate, bitrateKbps);
+    sink = await openSink(format, sampleRate, bitrateKbps, options.inThisThread === true);
   } catch (error) {
     resampler?.close();
     throw error;
@@ -125,7 +130,8 @@ export async function* encodeStream(
  * The codecs' libraries (LAME, Opus, mediabunny's AAC and FLAC) load with the first encoder of
  * their format: a gateway that only writes WAV never holds them (docs/performance.md, Memory).
  */
-async function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined): Promise<EncoderSink> {
+async function openSink(format: AudioFormat, sampleRate: number, kbps: number | undefined, inThisThread: boolean): Promise<EncoderSink> {
+  if (format === 'aac' && inThisThread) return (await import('./aac-sink')).aacSink(sampleRate, kbps! * 1000);
   switch (format) {
     case 'wav':
     case 'pcm':

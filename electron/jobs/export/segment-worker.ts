@@ -50,7 +50,7 @@ export default async function runSegment(task: SegmentTask): Promise<SegmentResu
     return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp };
   }
   const { format, bitrateKbps, samples: encoded = Infinity } = task.encode;
-  const encoder = await createEncoder(format, { sampleRate: segment.sampleRate, bitrateKbps });
+  const encoder = await createEncoder(format, { sampleRate: segment.sampleRate, bitrateKbps, inThisThread: true });
   const file = await open(task.encode.file, 'w', 0o600);
   const reader = format === 'aac' ? new AdtsReader() : null;
   let bytes = 0;
