@@ -71,7 +71,7 @@ export class PeakLimiter {
     const flushed = new Float32Array(TruePeakDetector.DELAY);
     let held = 0;
     for (let k = 0; k < TruePeakDetector.DELAY; k++) {
-      const level = this.detector.push(0);
+      const level = this.detector.push(0, this.ceiling);
       if (this.received + k < TruePeakDetector.DELAY) continue; // the sample before the first
       const value = this.step(this.detector.delayed, level, true);
       if (value !== null) flushed[held++] = value;
@@ -92,7 +92,7 @@ export class PeakLimiter {
 
   /** A sample (after gain) into the detector; the one DELAY before it, with its level, into the limiter. */
   private detect(x: number): number | null {
-    const level = this.detector.push(x);
+    const level = this.detector.push(x, this.ceiling);
     return this.received++ < TruePeakDetector.DELAY ? null : this.step(this.detector.delayed, level, true);
   }
 
