@@ -31,6 +31,9 @@ export class PeakLimiter {
   private readonly delay: Float64Array;
   private readonly delaySamples: number;
   private index = 0;
+  /** Where sample n goes in `delay`, and released gain m in `window`. */
+  private delayAt = 0;
+  private windowAt = 0;
   private emitted = 0;
   private pushed = 0;
   /** Levels come DELAY samples late: samples enter the limiter behind it. */
@@ -97,20 +100,24 @@ export class PeakLimiter {
   }
 
   private step(x: number, level: number, real: boolean): number | null {
+    // rings are walked by wrapping indexes, not by `%`: an integer division per ring and sample
+    // was a fifth of the limiter's time
     const n = this.index++;
     if (real) this.pushed++;
-    this.delay[n % this.delay.length] = x;
+    const delayAt = this.delayAt;
+    this.delayAt = delayAt + 1 === this.delay.length ? 0 : delayAt + 1;
+    this.delay[delayAt] = x;
     // sliding minimum of the needs over [m − L, m + L], m = n − L
     const need = level > this.ceiling ? this.ceiling / level : 1;
     const capacity = this.minValue.length;
-    while (this.dequeSize > 0 && this.minValue[(this.dequeHead + this.dequeSize - 1) % capacity]! >= need) this.dequeSize--;
-    const tail = (this.dequeHead + this.dequeSize) % capacity;
+    while (this.dequeSize > 0 && this.minValue[wrap(this.dequeHead + this.dequeSize - 1, capacity)]! >= need) this.dequeSize--;
+    const tail = wrap(this.dequeHead + this.dequeSize, capacity);
     this.minValue[tail] = need;
     this.minIndex[tail] = n;
     this.dequeSize++;
     const m = n - this.lookahead;
     while (this.minIndex[this.dequeHead]! < m - this.lookahead) {
-      this.dequeHead = (this.dequeHead + 1) % capacity;
+      this.dequeHead = wrap(this.dequeHead + 1, capacity);
       this.dequeSize--;
     }
     if (m < 0) return null;
@@ -122,7 +129,8 @@ export class PeakLimiter {
       this.windowSum = held * this.window.length;
     }
     this.released = Math.min(held, this.released + (1 - this.released) * this.release);
-    const slot = m % this.window.length;
+    const slot = this.windowAt;
+    this.windowAt = slot + 1 === this.window.length ? 0 : slot + 1;
     this.windowSum += this.released - this.window[slot]!;
     this.window[slot] = this.released;
     // the average over [k − L/2, k + L/2] is complete at m = k + L/2
@@ -130,6 +138,10 @@ export class PeakLimiter {
     if (k < 0 || this.emitted >= this.pushed) return null;
     this.emitted++;
     const gain = Math.min(1, this.windowSum / this.window.length);
-    return this.delay[k % this.delay.length]! * gain;
+    // k = n − (the delay's length − 1): the slot after n's
+    return this.delay[this.delayAt]! * gain;
   }
 }
+
+/** An index past a ring's end, back into it (at most one length past). */
+const wrap = (i: number, length: number) => (i >= length ? i - length : i);
