@@ -7,6 +7,16 @@ import { findExecutable, standardProgramDirs, synthesizeWithTool, type TempFiles
 import { confirmIdentity, vetProgram, type ProgramIdentity } from './identity';
 import { trustedProgram, UntrustedProgram } from './executable';
 import { LaneLimiter } from './lanes';
+import { filesFingerprint, ProbeMemo, type ProbeOptions } from './probe-memo';
+
+/** What a probe found: the answer, and the vetted program with its version for synthesis. */
+interface Found {
+  probe: Probe;
+  executable: string | null;
+  version: string;
+}
+
+const probes = new ProbeMemo<Found>((found) => found.probe.available);
 
 /** What makes a system engine: its program, how to list its voices and the command line that writes a WAV. */
 export interface CliEngineSpec {
@@ -35,6 +45,12 @@ export interface CliEngineSpec {
   command(request: SynthesisRequest, files: TempFiles): ToolCommand;
   /** Programs that read several texts in one run, with breaks between them (see CliBatchSpec). */
   batch?: CliBatchSpec;
+  /**
+   * Where the voices come from besides the program (files and folders), for engines whose probe
+   * is costly: given, a start-up probe in a process that probed the engine before answers the same
+   * while the program, these and the engines' environment are unchanged (probe-memo.ts).
+   */
+  voiceFiles?: (program: string) => string[];
 }
 
 /**
@@ -110,39 +126,60 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     // views, not copies: each piece is saved and written on, and the whole goes with the last of them
     return ranges.map(([start, end]) => ({ sampleRate: pcm.sampleRate, samples: pcm.samples.subarray(start, end) }));
   }
+  /** Asks the vetted program what it is and which voices it has. */
+  async function ask(found: string, vetted: string): Promise<Found> {
+    const unavailable = (reason: string): Found => ({ probe: { available: false, reason }, executable: null, version: '' });
+    try {
+      // Files change after they were configured: the identity is checked at every probe that runs the program.
+      const identified = await confirmIdentity(vetted, spec.identity);
+      const listed = await spec.voices(vetted, identified);
+      const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
+      if (voices.length === 0) {
+        const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
+        return unavailable(`${spec.name} has no voices installed. ${spec.installHint}${skipped}`);
+      }
+      const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
+      const file = await stat(vetted);
+      return {
+        probe: { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) },
+        // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
+        executable: vetted,
+        version: [vetted, file.size, file.mtimeMs, identified.split('\n', 1)[0]!.trim()].join(' '),
+      };
+    } catch (error) {
+      if (error instanceof UntrustedProgram) return unavailable(`${error.message}.`);
+      return unavailable(`${found} does not work: ${(error as Error).message}`);
+    }
+  }
   return {
     id: spec.id,
     name: spec.name,
     kind: 'system',
     capabilities: spec.capabilities,
     ...(spec.phonemeAlphabet ? { phonemeAlphabet: spec.phonemeAlphabet } : {}),
-    async probe(): Promise<Probe> {
+    async probe(options: ProbeOptions = {}): Promise<Probe> {
       if (spec.platform && spec.platform !== platform) {
         return { available: false, reason: `${spec.name} exists only on ${PLATFORM_NAMES[spec.platform] ?? spec.platform}.` };
       }
       executable = null;
       const found = overrides.program ?? (await findExecutable(spec.program, standardProgramDirs(platform)));
       if (!found) return { available: false, reason: `${spec.program} was not found on PATH. ${spec.installHint}` };
+      // the rules hold at every probe, a kept answer or not: the file's mode and owner may have changed
+      let vetted: string;
       try {
-        // Files change after they were configured: the rules and the identity are checked at every probe.
-        const vetted = await trustedProgram(found, platform);
-        const identified = await confirmIdentity(vetted, spec.identity);
-        const listed = await spec.voices(vetted, identified);
-        const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
-        if (voices.length === 0) {
-          const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
-          return { available: false, reason: `${spec.name} has no voices installed. ${spec.installHint}${skipped}` };
-        }
-        const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
-        // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
-        executable = vetted;
-        const file = await stat(vetted);
-        version = [vetted, file.size, file.mtimeMs, identified.split('\n', 1)[0]!.trim()].join(' ');
-        return { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) };
+        vetted = await trustedProgram(found, platform);
       } catch (error) {
         if (error instanceof UntrustedProgram) return { available: false, reason: `${error.message}.` };
         return { available: false, reason: `${found} does not work: ${(error as Error).message}` };
       }
+      const probed = spec.voiceFiles
+        ? await probes.answer(`${spec.id} ${vetted}`, await filesFingerprint([vetted, ...spec.voiceFiles(vetted)]), options, () =>
+            ask(found, vetted),
+          )
+        : await ask(found, vetted);
+      executable = probed.executable;
+      version = probed.version;
+      return probed.probe;
     },
     async vetProgram(file) {
       await vetProgram(file, spec.identity, platform);

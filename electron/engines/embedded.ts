@@ -2,7 +2,11 @@ import { dependencies } from '../../package.json';
 import { ApiError, type Capabilities, type PhonemeAlphabet } from '../contract';
 import { assertPlausiblePcm } from '../audio/wav';
 import { ENGINE_TIMEOUT_MS, type EngineAdapter, type Probe } from './engine';
+import { filesFingerprint, ProbeMemo } from './probe-memo';
 import { TaskTimeout, type EmbeddedPool } from './worker-pool';
+
+/** Listing voices loads the engine on a thread (0.6–1.4 CPU-s each): not again at a restart in this process. */
+const probes = new ProbeMemo<Probe>((probe) => probe.available);
 
 export interface EmbeddedSpec {
   /** Also the key of the engine in worker.ts. */
@@ -14,6 +18,8 @@ export interface EmbeddedSpec {
   defaultVoice: string;
   /** The npm package that holds the engine: its version is the engine's. */
   package: keyof typeof dependencies;
+  /** Files and folders of the machine its voices come from, besides the package (SVOX Pico's language files). */
+  voiceFiles?: () => string[];
 }
 
 /** Settings of an embedded engine that tests and the configuration may override. */
@@ -43,6 +49,16 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
       if (signal?.aborted || error instanceof ApiError) throw error;
       throw new ApiError('engine_error', `${spec.name} failed: ${(error as Error).message}`);
     };
+  async function listVoices(): Promise<Probe> {
+    try {
+      const voices = await pool.voices(id, ENGINE_TIMEOUT_MS).catch(failed());
+      if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices.` };
+      const preferred = voices.find((v) => v.id === `${id}:${spec.defaultVoice}`) ?? voices[0]!;
+      return { available: true, voices, defaultVoice: preferred.id };
+    } catch (error) {
+      return { available: false, reason: `${spec.name} cannot run: ${(error as Error).message}` };
+    }
+  }
   return {
     id,
     name: spec.name,
@@ -50,15 +66,10 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
     capabilities: spec.capabilities,
     ...(spec.phonemeAlphabet ? { phonemeAlphabet: spec.phonemeAlphabet } : {}),
     version: () => `${spec.package}@${dependencies[spec.package]}`,
-    async probe(): Promise<Probe> {
-      try {
-        const voices = await pool.voices(id, ENGINE_TIMEOUT_MS).catch(failed());
-        if (voices.length === 0) return { available: false, reason: `${spec.name} has no voices.` };
-        const preferred = voices.find((v) => v.id === `${id}:${spec.defaultVoice}`) ?? voices[0]!;
-        return { available: true, voices, defaultVoice: preferred.id };
-      } catch (error) {
-        return { available: false, reason: `${spec.name} cannot run: ${(error as Error).message}` };
-      }
+    async probe(probeOptions = {}): Promise<Probe> {
+      // the engine is the worker bundle's and its package's: the same bundle lists the same voices
+      const fingerprint = await filesFingerprint([pool.workerFile, ...(spec.voiceFiles?.() ?? [])]);
+      return probes.answer(id, fingerprint, probeOptions, listVoices);
     },
     async synthesize(request, { lane, signal }) {
       const pcm = await pool.run({ kind: 'synthesize', engine: id, request }, lane, { signal, timeoutMs }).catch(failed(signal));

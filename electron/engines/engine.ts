@@ -1,6 +1,7 @@
 import type { Capabilities, EngineSummary, OptionSupport, PhonemeAlphabet, Voice } from '../contract';
 import type { Pcm } from '../audio/pcm';
 import type { Lane } from './lanes';
+import type { ProbeOptions } from './probe-memo';
 
 /** A hung engine (a process, or an embedded engine's thread) is stopped after this long: engine_timeout. */
 export const ENGINE_TIMEOUT_MS = 120_000;
@@ -30,8 +31,12 @@ export interface EngineAdapter {
   readonly capabilities: Capabilities;
   /** The phoneme alphabet the engine reads inline in text (eSpeak's [[…]]), for lexicon entries. */
   readonly phonemeAlphabet?: PhonemeAlphabet;
-  /** Detects whether the engine works here and lists its voices. */
-  probe(): Promise<Probe>;
+  /**
+   * Detects whether the engine works here and lists its voices. With `reuse` (start-up), an
+   * engine may answer what it answered earlier in this process while nothing it depends on
+   * changed (probe-memo.ts); without it, it probes afresh.
+   */
+  probe(options?: ProbeOptions): Promise<Probe>;
   /**
    * Engines that run a program: throws (UntrustedProgram, with the reason) unless `file` may be
    * run as this engine's program. For the engine_executables setting, before it is saved.

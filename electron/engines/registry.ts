@@ -3,6 +3,7 @@ import type { Pcm } from '../audio/pcm';
 import type { EngineAdapter, Probe, SynthesisContext, SynthesisRequest } from './engine';
 import { optionSupport } from './engine';
 import { UntrustedProgram } from './executable';
+import type { ProbeOptions } from './probe-memo';
 import { synthesizeWithPolicy } from './output-policy';
 
 /** Rate, pitch and volume of a request, 1 meaning the voice's own. */
@@ -34,17 +35,18 @@ export class EngineRegistry {
     }
   }
 
+  /** The start-up probe: engines may answer what they answered earlier in this process, while it holds (probe-memo.ts). */
   async probeAll(): Promise<void> {
-    await Promise.all([...this.entries.keys()].map((id) => this.refresh(id)));
+    await Promise.all([...this.entries.keys()].map((id) => this.refresh(id, { reuse: true })));
   }
 
   /** Probes an engine again; a refresh asked for while one runs shares it, so a burst of refreshes starts no burst of programs. */
-  async refresh(id: string): Promise<void> {
+  async refresh(id: string, options: ProbeOptions = {}): Promise<void> {
     const entry = this.entry(id);
     let probing = this.probing.get(id);
     if (!probing) {
       probing = entry.adapter
-        .probe()
+        .probe(options)
         .catch((error: Error) => ({ available: false as const, reason: error.message }))
         .then((probe) => {
           entry.probe = probe;

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { QualityTier, Voice } from '../../contract';
 import type { SynthesisRequest } from '../engine';
 import type { TempFiles } from '../cli';
@@ -6,6 +8,11 @@ import type { ProgramIdentity } from '../identity';
 import { festivalVoiceName } from '../voice-names';
 
 const ID = 'festival';
+/** Where voices are installed beside the program (Debian, /usr/local, Homebrew): a folder per language, a voice folder in each. */
+const festivalVoiceDirs = (text2wave: string) => [
+  path.join(path.dirname(text2wave), '..', 'share', 'festival', 'voices'),
+  '/usr/share/festival/voices',
+];
 /** text2wave resamples to this (-F): voices range from 8 to 32 kHz, a voice's rate must be known up front. */
 const SAMPLE_RATE = 16000;
 
@@ -103,6 +110,8 @@ export function festivalAdapter(overrides: CliOverrides = {}) {
       preferredVoices: ['cmu_us_slt_arctic_hts', 'kal_diphone'],
       // The identity's answer lists the voices.
       voices: async (_text2wave, identified) => parseFestivalVoices(identified),
+      // Listing them loads every voice (1.6 CPU-s here): a restart in this process reuses it while these hold.
+      voiceFiles: (text2wave) => [...festivalVoiceDirs(text2wave), path.join(os.homedir(), '.festivalrc'), '/etc/festival.scm'],
       command: festivalCommand,
     },
     overrides,

@@ -1,6 +1,6 @@
 import { embeddedAdapter, type EmbeddedOptions } from '../embedded';
 import type { EmbeddedPool } from '../worker-pool';
-import { PICO_DEFAULT_VOICE } from './voices';
+import { PICO_DEFAULT_VOICE, picoLangDirs } from './voices';
 
 /** SVOX Pico as WebAssembly on the worker-thread pool; its non-free language files come from the system. */
 export function picoWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {}) {
@@ -12,6 +12,7 @@ export function picoWasmAdapter(pool: EmbeddedPool, options: EmbeddedOptions = {
       name: 'SVOX Pico (embedded)',
       capabilities: { rate: true, pitch: true, volume: false },
       defaultVoice: PICO_DEFAULT_VOICE,
+      voiceFiles: () => picoLangDirs(),
     },
     options,
   );
