@@ -126,31 +126,6 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     // views, not copies: each piece is saved and written on, and the whole goes with the last of them
     return ranges.map(([start, end]) => ({ sampleRate: pcm.sampleRate, samples: pcm.samples.subarray(start, end) }));
   }
-  /** Asks the vetted program what it is and which voices it has. */
-  async function ask(found: string, vetted: string): Promise<Found> {
-    const unavailable = (reason: string): Found => ({ probe: { available: false, reason }, executable: null, version: '' });
-    try {
-      // Files change after they were configured: the identity is checked at every probe that runs the program.
-      const identified = await confirmIdentity(vetted, spec.identity);
-      const listed = await spec.voices(vetted, identified);
-      const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
-      if (voices.length === 0) {
-        const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
-        return unavailable(`${spec.name} has no voices installed. ${spec.installHint}${skipped}`);
-      }
-      const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
-      const file = await stat(vetted);
-      return {
-        probe: { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) },
-        // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
-        executable: vetted,
-        version: [vetted, file.size, file.mtimeMs, identified.split('\n', 1)[0]!.trim()].join(' '),
-      };
-    } catch (error) {
-      if (error instanceof UntrustedProgram) return unavailable(`${error.message}.`);
-      return unavailable(`${found} does not work: ${(error as Error).message}`);
-    }
-  }
   return {
     id: spec.id,
     name: spec.name,
@@ -172,11 +147,10 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
         if (error instanceof UntrustedProgram) return { available: false, reason: `${error.message}.` };
         return { available: false, reason: `${found} does not work: ${(error as Error).message}` };
       }
+      const ask = () => askProgram(spec, found, vetted);
       const probed = spec.voiceFiles
-        ? await probes.answer(`${spec.id} ${vetted}`, await filesFingerprint([vetted, ...spec.voiceFiles(vetted)]), options, () =>
-            ask(found, vetted),
-          )
-        : await ask(found, vetted);
+        ? await probes.answer(`${spec.id} ${vetted}`, await filesFingerprint([vetted, ...spec.voiceFiles(vetted)]), options, ask)
+        : await ask();
       executable = probed.executable;
       version = probed.version;
       return probed.probe;
@@ -190,6 +164,32 @@ export function cliAdapter(spec: CliEngineSpec, overrides: CliOverrides = {}): E
     version: () => version,
     ...(batch ? { batchChars: batch.maxChars, synthesizeBatch: (requests, context) => synthesizeBatch(batch, requests, context) } : {}),
   };
+}
+
+/** Asks the vetted program what it is and which voices it has. */
+async function askProgram(spec: CliEngineSpec, found: string, vetted: string): Promise<Found> {
+  const unavailable = (reason: string): Found => ({ probe: { available: false, reason }, executable: null, version: '' });
+  try {
+    // Files change after they were configured: the identity is checked at every probe that runs the program.
+    const identified = await confirmIdentity(vetted, spec.identity);
+    const listed = await spec.voices(vetted, identified);
+    const { voices, warnings } = Array.isArray(listed) ? { voices: listed, warnings: [] } : listed;
+    if (voices.length === 0) {
+      const skipped = warnings.length ? ` Skipped: ${warnings.join('; ')}` : '';
+      return unavailable(`${spec.name} has no voices installed. ${spec.installHint}${skipped}`);
+    }
+    const preferred = spec.preferredVoices?.map((name) => voices.find((v) => v.id === `${spec.id}:${name}`)).find(Boolean);
+    const file = await stat(vetted);
+    return {
+      probe: { available: true, voices, defaultVoice: (preferred ?? voices[0]!).id, ...(warnings.length ? { warnings } : {}) },
+      // Synthesis runs the vetted real file: a symbolic link swapped later does not redirect it.
+      executable: vetted,
+      version: [vetted, file.size, file.mtimeMs, identified.split('\n', 1)[0]!.trim()].join(' '),
+    };
+  } catch (error) {
+    if (error instanceof UntrustedProgram) return unavailable(`${error.message}.`);
+    return unavailable(`${found} does not work: ${(error as Error).message}`);
+  }
 }
 
 const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
