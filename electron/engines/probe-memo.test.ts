@@ -57,7 +57,7 @@ describe('a start-up probe in a process that probed before', () => {
     await rm(text2wave);
     const removed = await gateways.start(config);
     expect(await festival(removed)).toMatchObject({ available: false, voices: [] });
-  });
+  }, 180_000); // five gateway starts, three with every probe
 
   it('reuses an embedded engine’s voices without loading it on a listing thread; a refresh loads it', async () => {
     const pools = [0, 1, 2].map(() => new EmbeddedPool({ workerFile: WORKER_FILE, threads: 1 }));
