@@ -4,21 +4,15 @@
  * under the floor.
  */
 import { describe, expect, it } from 'vitest';
-import { espeakWasm } from '../engines/espeak-ng/wasm';
+import { speech } from '../testing/speech';
 import { TruePeakDetector } from './true-peak';
 
 describe('TruePeakDetector with a floor', () => {
   it('gives every level over the floor exactly, and no level under it as over', async () => {
-    const speech = await espeakWasm.synthesize({
-      text: 'The keeper counted the ships that passed in the night.',
-      voice: 'en-us',
-      rate: 1,
-      pitch: 1.4,
-      volume: 1,
-    });
+    const said = await speech('The keeper counted the ships that passed in the night.', { pitch: 1.4 });
     // a tone at a quarter of the rate sampled 45° off its crests: its true peak is 3 dB over its samples
     const tone = Array.from({ length: 400 }, (_, i) => 0.5 * Math.sin((Math.PI / 2) * i + Math.PI / 4));
-    const signal = [...Array.from(speech.samples, (s) => s / 32768), ...tone];
+    const signal = [...Array.from(said.samples, (s) => s / 32768), ...tone];
     for (const floor of [0.05, 0.2, 0.4, 0.6]) {
       const [full, floored] = [new TruePeakDetector(), new TruePeakDetector()];
       let over = 0;

@@ -3,7 +3,7 @@
  * own): the same frames, byte for byte, for speech pushed in pieces that are no whole frames.
  */
 import { describe, expect, it } from 'vitest';
-import { espeakWasm } from '../../engines/espeak-ng/wasm';
+import { speech } from '../../testing/speech';
 import { aacSink } from './aac-sink';
 import type { EncoderSink } from './sink';
 import { workerCodecSink } from './worker-codec-sink';
@@ -18,15 +18,9 @@ async function encodeAll(sink: EncoderSink, samples: Int16Array): Promise<Buffer
 
 describe('aacSink', () => {
   it('writes the frames Mediabunny writes', async () => {
-    const speech = await espeakWasm.synthesize({
-      text: 'The keeper counted the ships that passed in the night.',
-      voice: 'en-us',
-      rate: 1,
-      pitch: 1,
-      volume: 1,
-    });
-    const [here, there] = [await aacSink(speech.sampleRate, 64_000), await workerCodecSink('aac', speech.sampleRate, 64_000)];
-    const [ours, theirs] = [await encodeAll(here, speech.samples), await encodeAll(there, speech.samples)];
+    const said = await speech('The keeper counted the ships that passed in the night.');
+    const [here, there] = [await aacSink(said.sampleRate, 64_000), await workerCodecSink('aac', said.sampleRate, 64_000)];
+    const [ours, theirs] = [await encodeAll(here, said.samples), await encodeAll(there, said.samples)];
     // 1,024 samples a frame, the priming frame, and the last frame padded
     expect(ours.length).toBeGreaterThan(1000);
     expect(ours.equals(theirs)).toBe(true);
