@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_PATH, type Export, type SettingsView } from '../contract';
 import { prose } from '../testing/prose';
-import { startTestGateway, waitForExport, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, waitForExport, finishedJob, type TestGateway } from '../testing/gateway';
 
 const MiB = 1024 * 1024;
 let gateway: TestGateway;
@@ -52,12 +52,7 @@ async function setCache(value: unknown): Promise<Response> {
   });
 }
 
-async function job(text: string): Promise<string> {
-  const answer = await gateway.post('/api/v1/tts/synthesize', { text, mode: 'job' });
-  const { job_id } = (await answer.json()) as { job_id: string };
-  expect((await waitForJob(gateway, job_id)).status).toBe('done');
-  return job_id;
-}
+const job = (text: string) => finishedJob(gateway, text);
 
 beforeAll(async () => {
   gateway = await startTestGateway();

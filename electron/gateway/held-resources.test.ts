@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav';
 import type { Export } from '../contract';
 import { JobFiles } from '../jobs/files';
-import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
+import { startTestGateway, finishedJob, type TestGateway } from '../testing/gateway';
 import { stallAfterStatus, type StalledClient } from '../testing/raw-http';
 import { SLOT_LIMITS } from './slots';
 
@@ -19,12 +19,7 @@ let longJob: string;
 let shortJob: string;
 const stalled: StalledClient[] = [];
 
-async function finished(text: string): Promise<string> {
-  const response = await gateway.post('/api/v1/tts/synthesize', { text, mode: 'job' });
-  const { job_id } = (await response.json()) as { job_id: string };
-  expect((await waitForJob(gateway, job_id)).status).toBe('done');
-  return job_id;
-}
+const finished = (text: string) => finishedJob(gateway, text);
 
 beforeAll(async () => {
   gateway = await startTestGateway();

@@ -9,7 +9,7 @@ import type { Job, JobRerenderAccepted, JobRerenderPlan, JobTimings, SentenceTim
 import { decodeWav } from '../audio/wav';
 import { expectSpeech } from '../testing/audio';
 import { recordSpoken } from '../testing/engine-calls';
-import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
+import { useTestGateways, finishedJob as finished, waitForJob, type TestGateway } from '../testing/gateway';
 
 const JOBS = '/api/v1/tts/jobs';
 const VOICE = 'espeak-ng:en-us';
@@ -35,13 +35,7 @@ const put = (route: string, body: unknown) =>
 /** The re-render takes no body. */
 const postRerender = (id: string) => gateway.api(`${JOBS}/${id}/rerender`, { method: 'POST' });
 
-async function finishedJob(text: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await gateway.post('/api/v1/tts/synthesize', { text, voice: VOICE, mode: 'job', ...extra });
-  expect(response.status).toBe(202);
-  const { job_id } = (await response.json()) as { job_id: string };
-  expect((await waitForJob(gateway, job_id)).status).toBe('done');
-  return job_id;
-}
+const finishedJob = (text: string, extra: Record<string, unknown> = {}) => finished(gateway, text, { voice: VOICE, ...extra });
 
 async function audio(id: string): Promise<Int16Array> {
   const wav = Buffer.from(await (await gateway.api(`${JOBS}/${id}/audio`)).arrayBuffer());

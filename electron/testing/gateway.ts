@@ -1,6 +1,6 @@
 /** Test support: a real gateway on a free port with its own temporary data dir. */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import type { Export } from '../contract';
@@ -72,6 +72,19 @@ export function useTestGateways() {
 interface JobState {
   status: string;
   progress: { done: number; total: number };
+}
+
+/** Queues `text` as a job (with `extra` fields: voice, format...) and waits until it is done; its id. */
+export async function finishedJob(
+  gateway: Pick<TestGateway, 'api' | 'post'>,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const response = await gateway.post('/api/v1/tts/synthesize', { text, mode: 'job', ...extra });
+  expect(response.status).toBe(202);
+  const { job_id } = (await response.json()) as { job_id: string };
+  expect((await waitForJob(gateway, job_id)).status).toBe('done');
+  return job_id;
 }
 
 /**
