@@ -9,10 +9,8 @@
  * (3, 12)). Inputs, output and metadata as the test model's (tiny-vits.ts), so sherpa-onnx loads it
  * the same way. What it says is noise, as long as the text: PIPER_SHAPED.samplesPerToken a character.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { encodeOnnxModel, FLOAT, INT64, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnx-writer';
-import { ints, scalar, TINY_VITS, VITS_IO, vitsMetadata, writeCharacterTokens } from './tiny-vits';
+import { FLOAT, INT64, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnx-writer';
+import { ints, scalar, TINY_VITS, VITS_IO, vitsMetadata, writeVitsFolder } from './tiny-vits';
 
 const HOP = 256; // 8 × 8 × 4
 const FRAMES_PER_TOKEN = 5; // 80 ms a character at 16 kHz: the pace of speech, as the test model's 75 ms
@@ -148,10 +146,6 @@ export function piperShapedParameters(): number {
 }
 
 /** Writes the model folder (model.onnx, tokens.txt) into `modelsDir`; returns its path. */
-export async function writePiperShapedVits(modelsDir: string): Promise<string> {
-  const dir = path.join(modelsDir, PIPER_SHAPED.folder);
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'model.onnx'), encodeOnnxModel(piperShapedGraph()));
-  await writeCharacterTokens(dir);
-  return dir;
+export function writePiperShapedVits(modelsDir: string): Promise<string> {
+  return writeVitsFolder(modelsDir, PIPER_SHAPED.folder, piperShapedGraph());
 }

@@ -141,16 +141,19 @@ function range(from: number, to: number): string[] {
 }
 
 /** Writes the model folder (model.onnx, tokens.txt) into `modelsDir`; returns its path. */
-export async function writeTinyVits(modelsDir: string): Promise<string> {
-  const dir = path.join(modelsDir, TINY_VITS.folder);
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'model.onnx'), encodeOnnxModel(tinyVitsGraph()));
-  await writeCharacterTokens(dir);
-  return dir;
+export function writeTinyVits(modelsDir: string): Promise<string> {
+  return writeVitsFolder(modelsDir, TINY_VITS.folder, tinyVitsGraph());
 }
 
-/** tokens.txt of TINY_VITS.alphabet: "<symbol> <id>" per line; a line with only an id is the space. */
-export async function writeCharacterTokens(dir: string): Promise<void> {
+/**
+ * Writes a generated VITS model's folder: `graph` as model.onnx, and tokens.txt of
+ * TINY_VITS.alphabet ("<symbol> <id>" per line; a line with only an id is the space).
+ */
+export async function writeVitsFolder(modelsDir: string, folder: string, graph: OnnxModel): Promise<string> {
+  const dir = path.join(modelsDir, folder);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'model.onnx'), encodeOnnxModel(graph));
   const tokens = [...TINY_VITS.alphabet].map((c, id) => (c === ' ' ? `${id}` : `${c} ${id}`));
   await writeFile(path.join(dir, 'tokens.txt'), tokens.join('\n') + '\n');
+  return dir;
 }
