@@ -65,8 +65,11 @@ export async function buildServices(core: Core, disposers: Disposers): Promise<S
   const work = { pool: segments, store: await SegmentStore.open(config.dataDir, cacheBytes(config.exportCacheMb)) };
   // kept segments give their disk back to other work, as the render cache does
   disk.reclaimFrom(work.store);
-  // a smaller bound evicts at once (or when the export being made ends), not at the next export
-  settings.onUpdate((chosen) => work.store.bound(cacheBytes(chosen.export_cache_mb)));
+  // a smaller bound evicts at once (the export cache: or when the export being made ends), not at the next use
+  settings.onUpdate(async (chosen) => {
+    await core.renderCache.bound(cacheBytes(chosen.render_cache_mb));
+    await work.store.bound(cacheBytes(chosen.export_cache_mb));
+  });
   const exports = await ExportService.open(
     new ExportStore(config.dataDir),
     jobs,

@@ -5,9 +5,19 @@
  * the texts the engine adapter was asked to speak.
  */
 import { describe, expect, it } from 'vitest';
-import type { JobTimings, Project, RenderCacheStats, RenderPlan, RenderResult, SentenceTiming } from '../contract';
+import {
+  SETTINGS_PATH,
+  type JobTimings,
+  type Project,
+  type RenderCacheStats,
+  type RenderPlan,
+  type RenderResult,
+  type SentenceTiming,
+  type SettingsView,
+} from '../contract';
 import { decodeWav } from '../audio/wav';
 import { expectSpeech } from '../testing/audio';
+import { bookMarkdown, distinctSentences } from '../testing/book';
 import { recordSpoken } from '../testing/engine-calls';
 import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
 
@@ -77,6 +87,18 @@ async function chapterAudio(project: Project): Promise<Int16Array[]> {
 }
 
 const setLexicon = (entries: unknown[]) => send('PUT', '/api/v1/tts/lexicon', { entries });
+
+const MiB = 1024 * 1024;
+
+/** PUT /settings (whole, as the route takes it) with render_cache_mb changed. */
+async function setCacheMb(value: number): Promise<Response> {
+  const { host: _host, ...settings } = ((await (await gateway.api(SETTINGS_PATH)).json()) as SettingsView).settings;
+  return gateway.api(SETTINGS_PATH, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${gateway.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...settings, render_cache_mb: value }),
+  });
+}
 
 describe('the render cache', () => {
   it('re-renders after a lexicon fix of a name in three sentences by synthesizing exactly those three', async () => {
@@ -201,6 +223,28 @@ describe('the render cache', () => {
       expect(bytes(samples).equals(bytes(original[i]!))).toBe(false);
       expect(Math.abs(samples.length - original[i]!.length)).toBeLessThan(0.02 * original[i]!.length);
     });
+  });
+
+  it('applies a smaller bound (render_cache_mb) when it is saved: the least recently used sentences go', async () => {
+    gateway = await gateways.start();
+    // some 400 words: a few MiB of sentences
+    await render(await create(distinctSentences(bookMarkdown(400))));
+    const full = await stats();
+    expect(full.bytes).toBeGreaterThan(2 * MiB);
+
+    const saved = await setCacheMb(1);
+    expect(saved.status).toBe(200);
+    expect(((await saved.json()) as SettingsView).restart_required).not.toContain('render_cache_mb');
+    const bounded = await stats();
+    expect(bounded).toMatchObject({ max_bytes: MiB, evicted: full.entries - bounded.entries });
+    expect(bounded.bytes).toBeLessThanOrEqual(MiB);
+    expect(bounded.entries).toBeGreaterThan(0);
+
+    expect((await setCacheMb(0)).status).toBe(200);
+    expect(await stats()).toMatchObject({ entries: 0, bytes: 0, max_bytes: 0 });
+    // nothing is kept while the bound is 0: a render speaks every sentence and keeps none
+    await render(await create(SEA_BOOK));
+    expect(await stats()).toMatchObject({ entries: 0, synthesized: full.synthesized + 15 });
   });
 
   it('survives a restart of the gateway: a render after it synthesizes nothing', async () => {

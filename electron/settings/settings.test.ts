@@ -140,9 +140,10 @@ describe('settings API', () => {
       engine_timeout_s: 300,
       render_cache_mb: 3,
     });
-    expect(((await saved.json()) as SettingsView).restart_required).toEqual(
-      expect.arrayContaining(['engine_timeout_s', 'render_cache_mb']),
-    );
+    const { restart_required } = (await saved.json()) as SettingsView;
+    expect(restart_required).toContain('engine_timeout_s');
+    // applied when saved (render-cache.test.ts), and kept for the next start
+    expect(restart_required).not.toContain('render_cache_mb');
     // one gateway per data dir: the first one stops before the next start
     await first.gateway.close();
     open.splice(

@@ -47,8 +47,8 @@ export const SETTINGS_TABLE: { readonly [N in SettingName]: SettingRow<Settings[
   retention_hours: { default: () => 0, flag: '--retention-hours', editable: true, applies: 'live' },
   // given to the engines when they are built
   engine_timeout_s: { default: () => 120, flag: '--engine-timeout', editable: true, applies: 'restart' },
-  // about 27 hours of 22.05 kHz speech: a long book's sentences, with room for its next version; opened at start
-  render_cache_mb: { default: () => 4096, flag: '--render-cache-mb', editable: true, applies: 'restart' },
+  // about 27 hours of 22.05 kHz speech: a long book's sentences, with room for its next version; bound anew at each change
+  render_cache_mb: { default: () => 4096, flag: '--render-cache-mb', editable: true, applies: 'live' },
   // a 15-hour book's frames at 128 kb/s (864 MB), or two versions of it at 64 kb/s; bound anew at each change
   export_cache_mb: { default: () => 1024, flag: '--export-cache-mb', editable: true, applies: 'live' },
   models_dir: {

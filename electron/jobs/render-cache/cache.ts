@@ -16,7 +16,7 @@ export interface RenderCacheOptions {
   dataDir: string;
   /** Every write asks it first; a write that does not fit is skipped, never failing the job. */
   disk: DiskBudget;
-  /** What the cache may hold, in bytes of audio; 0 keeps nothing. */
+  /** What the cache may hold, in bytes of audio; 0 keeps nothing (bound changes it). */
   maxBytes: number;
 }
 
@@ -56,8 +56,11 @@ export class RenderCache implements Reclaimable {
   private evicted = 0;
   /** Keys being written: a second write of one waits for nothing and is skipped. */
   private readonly writing = new Set<string>();
+  /** What it may hold, in bytes of audio (the render_cache_mb setting as it is now). */
+  private maxBytes: number;
 
   private constructor(private readonly options: RenderCacheOptions) {
+    this.maxBytes = options.maxBytes;
     this.files = new RenderCacheFiles(options.dataDir);
     this.store = new RenderCacheStore(options.db);
   }
@@ -72,6 +75,12 @@ export class RenderCache implements Reclaimable {
     cache.lastUse = totals.lastUse;
     await cache.evictTo(options.maxBytes);
     return cache;
+  }
+
+  /** A new bound (the setting changed): a smaller one evicts the least recently used entries now. */
+  async bound(maxBytes: number): Promise<void> {
+    this.maxBytes = maxBytes;
+    await this.evictTo(maxBytes);
   }
 
   /** Whether the cache holds a key (a render plan's question: nothing is read). */
@@ -100,7 +109,7 @@ export class RenderCache implements Reclaimable {
    */
   async put(key: string, pcm: Pcm): Promise<void> {
     const bytes = pcm.samples.byteLength;
-    if (bytes > this.options.maxBytes || this.writing.has(key)) return;
+    if (bytes > this.maxBytes || this.writing.has(key)) return;
     this.writing.add(key);
     try {
       await this.options.disk.write(RENDER_CACHE_DISK_KEY, bytes);
@@ -114,7 +123,7 @@ export class RenderCache implements Reclaimable {
     } finally {
       this.writing.delete(key);
     }
-    await this.evictTo(this.options.maxBytes);
+    await this.evictTo(this.maxBytes);
   }
 
   /** Counts what a render took from the cache (or from a synthesis of the same key under way) and what it had synthesized. */
@@ -139,7 +148,7 @@ export class RenderCache implements Reclaimable {
   stats(): RenderCacheStats {
     const { entries, bytes, seconds } = this.store.totals();
     const { hits, synthesized, evicted } = this;
-    return { entries, bytes, seconds, maxBytes: this.options.maxBytes, hits, synthesized, evicted };
+    return { entries, bytes, seconds, maxBytes: this.maxBytes, hits, synthesized, evicted };
   }
 
   /** Evicts the least recently used entries until the cache holds at most `target` bytes. */
