@@ -142,22 +142,29 @@ export const ChapterEdit = Type.Object({
 });
 export type ChapterEdit = Static<typeof ChapterEdit>;
 
-export const Chapter = Type.Object({
+/** Where a chapter's render stands: what changes while a project renders (ProjectRenderProgress). */
+const chapterStateFields = {
   index: Type.Integer({ description: 'From 0, in reading order' }),
-  title: Type.String(),
-  text: Type.String({ description: 'The text spoken, its heading first' }),
-  characters: Type.Integer(),
   status: ChapterStatus,
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: "The job's chunks synthesized" }),
   job_id: Type.Optional(Type.String()),
   needs_render: Type.Boolean({ description: 'A render would synthesize it: no usable job, or its text as spoken or settings changed' }),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  excluded: Type.Boolean({ description: 'Left out of render and export' }),
+};
+export const ChapterState = Type.Object(chapterStateFields);
+export type ChapterState = Static<typeof ChapterState>;
+
+export const Chapter = Type.Object({
+  ...chapterStateFields,
+  title: Type.String(),
+  text: Type.String({ description: 'The text spoken, its heading first' }),
+  characters: Type.Integer(),
   edits: Type.Array(ChapterEdit, {
     description: 'Its sentence edits (PUT /jobs/{job_id}/sentences/{n}), applied ones in reading order, then stale ones',
   }),
   part: Type.Optional(Type.String({ description: 'The part of the book it belongs to; its first chapter says the part title first' })),
   front_matter: Type.Boolean({ description: 'The text before the first chapter: title page, dedication, copyright' }),
-  excluded: Type.Boolean({ description: 'Left out of render and export' }),
 });
 export type Chapter = Static<typeof Chapter>;
 
@@ -239,6 +246,16 @@ export const ProjectProgress = Type.Object(
   { description: "The project's render as a whole" },
 );
 export type ProjectProgress = Static<typeof ProjectProgress>;
+
+/**
+ * A project's render without its chapters' texts: what the studio reads each second while a book
+ * renders (a 15-hour book's project is a megabyte of JSON, this a few kilobytes).
+ */
+export const ProjectRenderProgress = Type.Object({
+  render: ProjectProgress,
+  chapters: Type.Array(ChapterState),
+});
+export type ProjectRenderProgress = Static<typeof ProjectRenderProgress>;
 
 export const Project = Type.Object({
   ...projectFields,

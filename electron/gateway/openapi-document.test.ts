@@ -75,6 +75,7 @@ const OWN_ERRORS: Record<string, number[]> = {
   installVoice: [404, 409, 502, 507],
   removeVoice: [404],
   getProjectDisk: [404],
+  getProjectProgress: [404],
   putSettings: [409],
   dismissChapterEdit: [404],
   pauseProject: [404, 429],

@@ -6,7 +6,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_LIMITS, type Export, type Project, type RenderResult } from '../contract';
+import { PROJECT_LIMITS, type Export, type Project, type ProjectRenderProgress, type RenderResult } from '../contract';
 import { expectSpeech } from '../testing/audio';
 import { recordSpoken, type SpokenTexts } from '../testing/engine-calls';
 import { startTestGateway, waitForJob, type TestGateway } from '../testing/gateway';
@@ -78,6 +78,37 @@ describe('projects', () => {
     expect(project.chapters[1]!.text).toBe('The Market\n\nZorblat walked to the market.');
     const list = (await (await gateway.api(PROJECTS)).json()) as { projects: { project_id: string; chapter_count: number }[] };
     expect(list.projects.find((p) => p.project_id === project.project_id)?.chapter_count).toBe(3);
+  });
+
+  it('follows a render by its progress: the project’s chapter states without their texts', async () => {
+    const project = await create();
+    const progress = async () => {
+      const response = await gateway.api(`${PROJECTS}/${project.project_id}/progress`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).not.toContain('Zorblat');
+      return JSON.parse(text) as ProjectRenderProgress;
+    };
+    const asProgress = ({ render, chapters }: Project): ProjectRenderProgress => ({
+      render,
+      chapters: chapters.map(({ title: _t, text: _x, characters: _c, edits: _e, part: _p, front_matter: _f, ...state }) => state),
+    });
+    expect(await progress()).toEqual(asProgress(project));
+    expect((await progress()).render.state).toBe('needs_render');
+
+    gateway.pauseQueue();
+    const queued = (await (await send('POST', `${PROJECTS}/${project.project_id}/render`)).json()) as RenderResult;
+    const rendering = await progress();
+    expect(rendering.render.state).toBe('rendering');
+    expect(rendering.chapters.map((c) => [c.status, c.job_id])).toEqual(queued.queued.map((q) => ['queued', q.job_id]));
+    expect(rendering).toEqual(asProgress(await get(project)));
+    gateway.resumeQueue();
+    for (const { job_id } of queued.queued) expect((await waitForJob(gateway, job_id)).status).toBe('done');
+    const done = await progress();
+    expect(done.render).toMatchObject({ state: 'up_to_date', chapters_done: 3, chapters_total: 3 });
+    expect(done).toEqual(asProgress(await get(project)));
+
+    await bad(await gateway.api(`${PROJECTS}/00000000-0000-4000-8000-000000000000/progress`), 404, 'project_not_found');
   });
 
   it('renders each chapter once, then only what changed: its text, or a lexicon entry found in it', async () => {

@@ -1,4 +1,12 @@
-import { codePoints, type Chapter, type ChapterStatus, type ImportReport, type Project, type ProjectProgress } from '../contract';
+import {
+  codePoints,
+  type Chapter,
+  type ChapterState,
+  type ChapterStatus,
+  type ImportReport,
+  type Project,
+  type ProjectProgress,
+} from '../contract';
 import type { JobRow } from '../jobs/rows';
 import { isExpired } from '../jobs/view';
 import { editsInRendered } from '../projects/edits';
@@ -29,25 +37,31 @@ export function isContinuable(job: JobRow): boolean {
   return job.state === 'failed' && job.error_code === 'cancelled' && job.series !== null;
 }
 
-/** A chapter as the API shows it. */
-export function chapterView(chapter: ChapterRow, job: JobRow | undefined, needsRender: boolean): Chapter {
-  const status = chapterStatus(job);
+/** Where a chapter's render stands (the fields a project's progress gives). */
+export function chapterState(chapter: ChapterRow, job: JobRow | undefined, needsRender: boolean): ChapterState {
   const failed =
     job?.state === 'failed' ? { error: { code: job.error_code ?? 'failed', message: job.error_message ?? 'The job failed.' } } : {};
   return {
     index: chapter.idx,
-    title: chapter.title,
-    text: chapter.text,
-    characters: codePoints(chapter.text),
-    status,
+    status: chapterStatus(job),
     progress: { done: job?.chunks_done ?? 0, total: job?.chunks_total ?? 0 },
     ...(job ? { job_id: job.id } : {}),
     needs_render: needsRender,
     ...failed,
+    excluded: chapter.excluded,
+  };
+}
+
+/** A chapter as the API shows it: its state, text and edits. */
+export function chapterView(chapter: ChapterRow, state: ChapterState): Chapter {
+  return {
+    ...state,
+    title: chapter.title,
+    text: chapter.text,
+    characters: codePoints(chapter.text),
     edits: editsInRendered(chapter.text, chapter.edits),
     ...(chapter.part === null ? {} : { part: chapter.part }),
     front_matter: chapter.front_matter,
-    excluded: chapter.excluded,
   };
 }
 
@@ -57,7 +71,7 @@ const UNDER_WAY: readonly ChapterStatus[] = ['queued', 'running', 'paused'];
  * A project's render as a whole, from its chapters: chunks of the chapters done or under way, so
  * that the count only grows while a render runs (a time left is measured on it).
  */
-export function projectProgress(all: readonly Chapter[]): ProjectProgress {
+export function projectProgress(all: readonly ChapterState[]): ProjectProgress {
   // chapters left out are neither rendered nor waited for
   const chapters = all.filter((c) => !c.excluded);
   const counted = chapters.filter((c) => c.status === 'done' || UNDER_WAY.includes(c.status));

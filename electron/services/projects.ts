@@ -5,9 +5,9 @@ import {
   type Export,
   type ExportRequest,
   PROJECT_LIMITS,
-  type Chapter,
   type ChapterPatch,
   type ChapterSplit,
+  type ChapterState,
   type ManuscriptFile,
   type Project,
   type ProjectCreate,
@@ -15,6 +15,7 @@ import {
   type ProjectExportBody,
   type ProjectList,
   type ProjectPatch,
+  type ProjectRenderProgress,
   type RenderPlan,
   type RenderResult,
 } from '../contract';
@@ -25,7 +26,7 @@ import type { ChapterRow, ProjectRow } from '../projects/store';
 import type { ExportHold } from './exports';
 import type { SentenceEdited } from './jobs';
 import { bookOf } from './project-book';
-import { chapterView, needsRender, projectProgress, projectView } from './project-chapters';
+import { chapterState, chapterView, needsRender, projectProgress, projectView } from './project-chapters';
 import { importedBook, voiceForBook } from './project-import';
 import { dismissStaleEdit, recordSentenceEdit } from './project-edits';
 import { chaptersAfter } from './project-manuscript';
@@ -232,13 +233,24 @@ export class ProjectService {
     return this.renders.disk(this.row(id));
   }
 
+  /** Where the project's render stands, chapter by chapter, without their texts (what the studio follows a render by). */
+  progress(id: string): ProjectRenderProgress {
+    const states = this.states(this.row(id)).map(([, state]) => state);
+    return { render: projectProgress(states), chapters: states };
+  }
+
   private view(row: ProjectRow): Project {
-    const keyOf = this.keys.maker(row);
-    const chapters: Chapter[] = this.deps.store.chapters(row.id).map((chapter) => {
-      const job = this.renders.jobOf(chapter);
-      return chapterView(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job));
-    });
+    const chapters = this.states(row).map(([chapter, state]) => chapterView(chapter, state));
     return { ...projectView(row), render: projectProgress(chapters), chapters };
+  }
+
+  /** Each chapter with where its render stands. */
+  private states(row: ProjectRow): [ChapterRow, ChapterState][] {
+    const keyOf = this.keys.maker(row);
+    return this.deps.store.chapters(row.id).map((chapter) => {
+      const job = this.renders.jobOf(chapter);
+      return [chapter, chapterState(chapter, job, needsRender(chapter, keyOf?.(chapter) ?? null, job))];
+    });
   }
 
   /** The chapter at `index` (the path's text), or 404. */

@@ -14,6 +14,7 @@ import {
   ProjectList,
   ProjectParams,
   ProjectPatch,
+  ProjectRenderProgress,
   RenderResult,
 } from '../projects';
 import { RenderPlan } from '../render-plan';
@@ -44,6 +45,14 @@ export const projectsApi = routeGroup('projects', {
     summary: 'A project, its chapters and their audio',
     params,
     responses: { 200: Project },
+    errors: [404],
+  },
+  getProjectProgress: {
+    method: 'GET',
+    path: `${one}/progress`,
+    summary: "Where the project's render stands, chapter by chapter, without their texts: for following a render",
+    params,
+    responses: { 200: ProjectRenderProgress },
     errors: [404],
   },
   getProjectDisk: {

@@ -17,6 +17,8 @@ export const projectRoutes: FastifyPluginAsync<{ projects: ProjectService; slots
 
   serve(app, API.getProject, async (request) => projects.get(request.params.id));
 
+  serve(app, API.getProjectProgress, async (request) => projects.progress(request.params.id));
+
   serve(app, API.getProjectDisk, async (request) => projects.disk(request.params.id));
 
   serve(app, API.getRenderPlan, async (request) => projects.renderPlan(request.params.id));

@@ -1,13 +1,15 @@
 import { useEffect } from 'react';
-import { API, type Project } from '../api/contract';
+import { API, type Chapter, type Project, type ProjectRenderProgress } from '../api/contract';
 import { useApp } from '../store';
 
 /** How often a project with chapters rendering is read again. */
 const POLL_MS = 1000;
 
 /**
- * Reads the project again while its chapters render (their status and progress, each second), and
- * when one of its chapters is played anew: a sentence edited in the player changed that chapter.
+ * Follows a project's render: while its chapters render, their states each second from the light
+ * `/progress` (a 15-hour book's project is a megabyte of JSON, its progress a few kilobytes), the
+ * whole project once the render ends; and the whole project when one of its chapters is played
+ * anew: a sentence edited in the player changed that chapter.
  */
 export function useProjectRefresh(project: Project, onChange: (project: Project) => void, onError: (error: unknown) => void): void {
   const client = useApp((s) => s.client)!;
@@ -16,7 +18,18 @@ export function useProjectRefresh(project: Project, onChange: (project: Project)
 
   useEffect(() => {
     if (!active) return;
-    const timer = setTimeout(() => client.call(API.getProject, { params: { id: project.project_id } }).then(onChange, onError), POLL_MS);
+    const params = { params: { id: project.project_id } };
+    const timer = setTimeout(
+      () =>
+        client
+          .call(API.getProjectProgress, params)
+          .then((progress) => {
+            const followed = progress.render.state === 'rendering' ? withProgress(project, progress) : null;
+            return followed ?? client.call(API.getProject, params);
+          })
+          .then(onChange, onError),
+      POLL_MS,
+    );
     return () => clearTimeout(timer);
   }, [active, client, project, onChange, onError]);
 
@@ -26,4 +39,14 @@ export function useProjectRefresh(project: Project, onChange: (project: Project)
     // on each new source only (a sentence edit plays the job again)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [played?.key]);
+}
+
+/** The project with its chapters' states as `progress` has them; null when its chapters changed meanwhile (read it whole). */
+export function withProgress(project: Project, progress: ProjectRenderProgress): Project | null {
+  if (progress.chapters.length !== project.chapters.length) return null;
+  const chapters = project.chapters.map((chapter, i): Chapter => {
+    const { title, text, characters, edits, part, front_matter } = chapter;
+    return { ...progress.chapters[i]!, title, text, characters, edits, ...(part === undefined ? {} : { part }), front_matter };
+  });
+  return { ...project, render: progress.render, chapters };
 }
