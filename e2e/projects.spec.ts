@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { api, expect, test } from './fixtures';
 import { distinctSentences } from '../electron/testing/book';
 import { dock, longText, playerReady, seriousViolations } from './helpers';
@@ -136,6 +136,16 @@ test('projects: a book renders as a narrator listens, pauses, resumes, cancels a
   await expect(view.getByTestId('project-progress')).toHaveText(/^[1-9]\d*%/, { timeout: 60_000 });
   // and once a few chunks are measured, the time left of the whole book
   await expect(view.getByTestId('project-progress')).toHaveText(/^\d+% · (under a minute|about .+) left$/, { timeout: 60_000 });
+  // followed by its light progress each second, not by the whole project with its chapters' texts
+  const wholeProject = /\/api\/v1\/tts\/projects\/[^/?]+$/;
+  const wholeReads: string[] = [];
+  const countWhole = (request: Request) => {
+    if (request.method() === 'GET' && wholeProject.test(request.url())) wholeReads.push(request.url());
+  };
+  page.on('request', countWhole);
+  for (let poll = 0; poll < 2; poll++) await page.waitForRequest((r) => r.method() === 'GET' && r.url().endsWith('/progress'));
+  page.off('request', countWhole);
+  expect(wholeReads).toEqual([]);
 
   await view.getByRole('button', { name: 'Pause' }).click();
   await expect(view.getByRole('status')).toHaveText('Paused: what is rendered is kept.');
