@@ -42,7 +42,7 @@ import { whoamiRoutes } from './routes/whoami';
 import { internalRoutes, type InternalOptions } from './routes/internal';
 import { endEventStreams } from './sse';
 import { gatewaySlots } from './slots';
-import { validatorsByPart } from './validators';
+import { keptSerializers, validatorsByPart } from './validators';
 
 export interface ServerDeps {
   registry: EngineRegistry;
@@ -97,7 +97,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Bodies are validated strictly: no coercion (a number is not text), unknown fields are errors;
     // query strings alone are coerced (validators.ts).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart(), buildSerializer: keptSerializers() } },
     // Ids of any length reach their route and get its 404 (the request line is bounded by Node's header limit).
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: answerFrameworkErrorInDialect,
