@@ -51,7 +51,7 @@ describe('sherpa-onnx on a tiny VITS model', () => {
     expect(peak).toBeGreaterThan(0.2 * 32767);
   });
 
-  it('hands the samples over in a private file it deletes once read, in a folder that goes with the process', async () => {
+  it('hands the samples over in a private file it deletes behind the answer, in a folder that goes with the process', async () => {
     await adapter.probe();
     const pcm = await adapter.synthesize(request('Samples by file.'), { lane: 'batch' });
     expect(pcm.samples.length).toBe(tinyVitsLength('Samples by file.'));
@@ -59,7 +59,12 @@ describe('sherpa-onnx on a tiny VITS model', () => {
     expect(others).toEqual([]);
     expect(folder).toMatch(/^orator-/);
     expect((await stat(path.join(tempDir, folder!))).mode & 0o777).toBe(0o700);
-    expect(await readdir(path.join(tempDir, folder!))).toEqual([]);
+    // removed behind the answer (client.ts), not before it
+    await until(
+      async () => ((await readdir(path.join(tempDir, folder!))).length === 0 ? true : undefined),
+      10_000,
+      'the samples file gone',
+    );
     await adapter.release!();
     await until(async () => ((await readdir(tempDir)).length === 0 ? true : undefined), 10_000, 'the folder gone');
   });

@@ -17,7 +17,8 @@ import { chunkText, DEFAULT_CHUNK_CHARS } from '../../jobs/chunker';
 import { exited, spawnGateway, type GatewayProcess } from '../../testing/process';
 import { writePiperShapedVits } from '../../testing/piper-shaped-vits';
 import { writeTinyVits } from '../../testing/tiny-vits';
-import { jobStatus, queueJob } from './gateway-probes';
+import { readEvents } from '../../testing/events';
+import { queueJob } from './gateway-probes';
 
 type Tts = import('sherpa-onnx-node').OfflineTts;
 
@@ -100,26 +101,27 @@ function bareSynthesis(tts: Tts, texts: string[]): number {
 }
 
 /**
- * The bare loop blocks this process's event loop, for minutes on a real voice: past the gateway's
- * keep-alive time (72 s) its idle socket is closed, and the next request would go out on it
- * ("other side closed") unless the close is read first.
+ * The bare loops block this process's event loop, for minutes on a real voice (the nine first
+ * sentences too, on a loaded machine): past the gateway's keep-alive time (72 s) its idle socket
+ * is closed, and the next request would go out on it ("other side closed") unless the close is
+ * read first.
  */
 const readClosedSockets = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 /**
- * A job from its submission to its being done, in milliseconds. Polled every 2 % of the time so
- * far (25 ms at least): each poll is gateway work on the cores the model process uses, and
- * bench/gateway-probes.ts's 25 ms throughout made 40 a second over a job of minutes.
+ * A job from its submission to its being done, in milliseconds, read on the job's event stream,
+ * which ends with it. Polling had the gateway answer requests on the cores the model process
+ * uses, and saw the end up to one interval late: every 2 % of the time so far, 1-2 % of a job.
  */
 async function timedJob(gateway: GatewayProcess, text: string, voice: string): Promise<number> {
   const started = performance.now();
   const id = await queueJob(gateway, text, voice);
-  for (;;) {
-    const status = await jobStatus(gateway, id);
-    if (status === 'done') return performance.now() - started;
-    if (status !== 'running') throw new Error(`The bench job ended ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(25, (performance.now() - started) / 50)));
-  }
+  const events = await gateway.api(`/api/v1/tts/jobs/${id}/events`);
+  if (!events.ok) throw new Error(`The bench job's events answered ${events.status} ${await events.text()}`);
+  let last = '';
+  for await (const { event } of readEvents(events)) last = event;
+  if (last !== 'done') throw new Error(`The bench job's events ended with "${last || 'nothing'}"`);
+  return performance.now() - started;
 }
 
 export async function benchNeural(bench: NeuralBench): Promise<void> {
@@ -173,7 +175,11 @@ async function benchModel(
     await paired(
       `neural first streamed byte / bare first sentence${named}`,
       1.2,
-      async () => first.base(await medianOf(FIRST_BYTE_RUNS, async () => bareSynthesis(tts, [firstSentence]))),
+      async () => {
+        const ms = first.base(await medianOf(FIRST_BYTE_RUNS, async () => bareSynthesis(tts, [firstSentence])));
+        await readClosedSockets();
+        return ms;
+      },
       async () => first.measured(await medianOf(FIRST_BYTE_RUNS, () => firstStreamedByte(gateway, streamed, voice.id))),
     );
   } finally {
