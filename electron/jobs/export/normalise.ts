@@ -16,7 +16,7 @@ const CORRECTIONS = 4;
 const CLOSE_ENOUGH_LU = 0.15;
 /**
  * The model's k before any measurement: fitted on eSpeak NG speech (30 min, 22.05 kHz) limited
- * at gains of 3 to 9 dB over its ceiling's (0.74–0.78: docs/performance.md).
+ * at gains of 3.2 to 9 dB (0.75–0.76 at each: docs/audiobook.md, Loudness).
  */
 const FIRST_K = 0.76;
 
