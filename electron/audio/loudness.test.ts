@@ -128,3 +128,19 @@ describe('true peak (BS.1770-4 Annex 2)', () => {
     expect(measureLoudness(new Int16Array(100), 22_050).truePeakDbtp).toBe(-Infinity);
   });
 });
+
+describe('the steps of a signal', () => {
+  it('are the blocks in 100 ms pieces, with the largest sample of each', () => {
+    const rate = 22_050;
+    // a quiet second, a loud second, a quiet half second
+    const meter = new LoudnessMeter(rate);
+    meter.push(joined(sine(-30, 1, rate), sine(-6, 1, rate), sine(-30, 0.5, rate)));
+    const { powers, peaks } = meter.steps();
+    const blocks = meter.blockPowers();
+    expect(powers.length).toBe(25);
+    blocks.forEach((block, i) => expect((powers[i]! + powers[i + 1]! + powers[i + 2]! + powers[i + 3]!) / 4).toBeCloseTo(block, 9));
+    expect(20 * Math.log10(peaks[5]!)).toBeCloseTo(-30, 1);
+    expect(20 * Math.log10(peaks[15]!)).toBeCloseTo(-6, 1);
+    expect(20 * Math.log10(Math.max(...peaks))).toBeCloseTo(meter.finish().samplePeakDbfs, 6);
+  });
+});

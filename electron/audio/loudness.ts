@@ -52,6 +52,12 @@ export function kWeighting(sampleRate: number): [Biquad, Biquad] {
   return [shelf, highPass];
 }
 
+/** A signal's 100 ms steps (LoudnessMeter.steps): K-weighted mean square and largest sample of each. */
+export interface StepLevels {
+  powers: Float64Array;
+  peaks: Float32Array;
+}
+
 export interface LoudnessReport {
   /** Integrated loudness in LUFS; −Infinity when no block passes the gates (silence, < 400 ms). */
   integratedLufs: number;
@@ -77,6 +83,9 @@ export class LoudnessMeter {
   /** Sum of squares and sample count of each 100 ms step; a block is four steps. */
   private readonly stepSums: number[] = [];
   private readonly stepLengths: number[] = [];
+  /** The largest sample of each 100 ms step (what the limiter's model reads: limiting-model.ts). */
+  private readonly stepPeaks: number[] = [];
+  private stepPeak = 0;
   private stepSum = 0;
   private stepFill = 0;
   private samples = 0;
@@ -113,15 +122,18 @@ export class LoudnessMeter {
       this.stepSum += z * z;
       this.stepFill++;
       this.samples++;
+      const level = x < 0 ? -x : x;
+      if (level > this.stepPeak) this.stepPeak = level;
       // Step ends fall on round(k × rate / 10), so rates that are no multiple of 10 stay exact.
       if (this.samples === Math.round(((this.stepSums.length + 1) * this.sampleRate) / 10)) {
         this.stepSums.push(this.stepSum);
         this.stepLengths.push(this.stepFill);
+        this.stepPeaks.push(this.stepPeak);
+        if (this.stepPeak > this.samplePeak) this.samplePeak = this.stepPeak;
         this.stepSum = 0;
         this.stepFill = 0;
+        this.stepPeak = 0;
       }
-      const level = x < 0 ? -x : x;
-      if (level > this.samplePeak) this.samplePeak = level;
       if (this.options.truePeak) this.truePeak.push(x);
     }
   }
@@ -139,10 +151,18 @@ export class LoudnessMeter {
     return {
       integratedLufs,
       truePeakDbtp: toDb(this.truePeak.finish()),
-      samplePeakDbfs: toDb(this.samplePeak),
+      samplePeakDbfs: toDb(Math.max(this.samplePeak, this.stepPeak)),
       gatedBlocks,
       blocks: blocks.length,
       durationS: this.samples / this.sampleRate,
+    };
+  }
+
+  /** The mean square and the largest sample of each complete 100 ms step so far (limiting-model.ts). */
+  steps(): StepLevels {
+    return {
+      powers: Float64Array.from(this.stepSums, (sum, i) => sum / this.stepLengths[i]!),
+      peaks: Float32Array.from(this.stepPeaks),
     };
   }
 

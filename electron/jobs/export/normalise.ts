@@ -3,15 +3,22 @@
  * the target, and keep the true peak at or under the limit with a look-ahead true-peak limiter
  * rather than by lowering the gain (speech synthesized at full scale would otherwise end far below
  * an audiobook target). The limit is the goal's: an export asks for its ceiling less the headroom
- * its codec needs (headroom.ts). When the limiter acts, limiting takes loudness away: the limited
- * book is measured again and the gain corrected, up to CORRECTIONS times, until it is within
- * CLOSE_ENOUGH_LU of the target.
+ * its codec needs (headroom.ts). When the limiter acts, limiting takes loudness away: the gain is
+ * chosen by a model of what the limiter takes (limiting-model.ts), the limited book is measured,
+ * the model fitted to the measurement and the gain chosen again, up to CORRECTIONS times, until
+ * the book is within CLOSE_ENOUGH_LU of the target.
  */
-import { LoudnessMeter, type LoudnessReport } from '../../audio/loudness';
+import { LoudnessMeter, type LoudnessReport, type StepLevels } from '../../audio/loudness';
 import { PeakLimiter } from '../../audio/limiter';
+import { LimitingModel } from '../../audio/limiting-model';
 
 const CORRECTIONS = 4;
 const CLOSE_ENOUGH_LU = 0.15;
+/**
+ * The model's k before any measurement: fitted on eSpeak NG speech (30 min, 22.05 kHz) limited
+ * at gains of 3.2 to 9 dB (0.75–0.76 at each: docs/audiobook.md, Loudness).
+ */
+const FIRST_K = 0.76;
 
 export interface LoudnessGoal {
   targetLufs: number;
@@ -23,6 +30,8 @@ export interface GainPlan {
   measured: LoudnessReport;
   gainDb: number;
   limited: boolean;
+  /** What the limiter would take at a gain, from the measured book's steps. */
+  model: LimitingModel;
 }
 
 type Samples = () => AsyncIterable<Int16Array>;
@@ -35,21 +44,25 @@ export async function planGain(book: Samples, sampleRate: number, goal: Loudness
     meter.push(piece);
     onSamples(piece.length);
   }
-  return gainFor(meter.finish(), goal);
-}
-
-/** The gain that brings a measured book to the goal's loudness, and whether the limiter must act. */
-export function gainFor(measured: LoudnessReport, goal: LoudnessGoal): GainPlan {
-  // silence stays silence: no gain can bring it to a loudness
-  const gainDb = Number.isFinite(measured.integratedLufs) ? goal.targetLufs - measured.integratedLufs : 0;
-  const limited = measured.truePeakDbtp + gainDb > goal.ceilingDbtp;
-  return { measured, gainDb, limited };
+  return gainFor(meter.finish(), [meter.steps()], goal);
 }
 
 /**
- * When the limiter acts: measures the limited book (`loudnessAt`, pass k from 0) and corrects the
- * gain by what it lost, again until close enough. `step` rounds each gain tried (segments.ts
- * quantises them so that measurements and encodes made at a gain can be found again).
+ * The gain that brings a measured book (`steps`: its parts' steps, in order) to the goal's
+ * loudness unlimited, and whether the limiter must act.
+ */
+export function gainFor(measured: LoudnessReport, steps: readonly StepLevels[], goal: LoudnessGoal): GainPlan {
+  // silence stays silence: no gain can bring it to a loudness
+  const gainDb = Number.isFinite(measured.integratedLufs) ? goal.targetLufs - measured.integratedLufs : 0;
+  const limited = measured.truePeakDbtp + gainDb > goal.ceilingDbtp;
+  return { measured, gainDb, limited, model: new LimitingModel(steps, goal.ceilingDbtp) };
+}
+
+/**
+ * When the limiter acts: the gain the model gives for the target, the limited book measured at it
+ * (`loudnessAt`, pass k from 0), the model fitted to what was measured (its k, and what is left as
+ * an offset) and the gain chosen again, until close enough. `step` rounds each gain tried
+ * (segments.ts quantises them so that measurements and encodes made at a gain can be found again).
  */
 export async function correctForLimiting(
   goal: LoudnessGoal,
@@ -57,17 +70,14 @@ export async function correctForLimiting(
   loudnessAt: (gainDb: number, pass: number) => Promise<number>,
   step: (gainDb: number) => number = (gainDb) => gainDb,
 ): Promise<GainPlan> {
-  let gainDb = step(plan.gainDb);
-  let before: { gainDb: number; lufs: number } | undefined;
+  const { model } = plan;
+  let gainDb = step(model.gainFor(goal.targetLufs, FIRST_K, plan.gainDb));
   for (let pass = 0; pass < CORRECTIONS; pass++) {
     const lufs = await loudnessAt(gainDb, pass);
-    const miss = goal.targetLufs - lufs;
-    if (!Number.isFinite(miss) || Math.abs(miss) < CLOSE_ENOUGH_LU) break;
-    // a dB of gain adds less than a LU when the limiter holds the peaks: the step is scaled by
-    // what the last one gave (a secant), or a limiter working hard is never caught up with
-    const slope = before && Math.abs(gainDb - before.gainDb) > 0.01 ? (lufs - before.lufs) / (gainDb - before.gainDb) : 1;
-    before = { gainDb, lufs };
-    const next = step(gainDb + miss / Math.min(1, Math.max(0.1, slope)));
+    if (!Number.isFinite(lufs) || Math.abs(goal.targetLufs - lufs) < CLOSE_ENOUGH_LU) break;
+    const k = model.fit(gainDb, lufs);
+    const offset = lufs - model.loudness(gainDb, k);
+    const next = step(model.gainFor(goal.targetLufs - offset, k, gainDb));
     if (next === gainDb) break;
     gainDb = next;
   }

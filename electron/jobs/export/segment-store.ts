@@ -19,7 +19,7 @@ export const EXPORT_CACHE_DIR = 'export-cache';
 /** What an entry is of (its segment's key) and at which gain, for finding an earlier export's gain. */
 export interface EntryLabel {
   segment: string;
-  /** "raw", "limited", "aac:<kbps>" or "mp3:<kbps>" with the ceiling: what the figures are of. */
+  /** "raw:steps", "limited", "aac:<kbps>" or "mp3:<kbps>" with the ceiling: what the figures are of. */
   kind: string;
   gainDb: number | null;
 }
@@ -32,6 +32,7 @@ interface Entry extends EntryLabel {
 interface Stored extends EntryLabel {
   blocks: string;
   truePeakDbtp: number | null;
+  steps?: { powers: string; peaks: string };
   aac?: { config: string; sampleRate: number; channels: number; frameSizes: string };
   mp3?: { bytes: number };
 }
@@ -115,9 +116,14 @@ export class SegmentStore implements Reclaimable {
         frameSizes: new Uint16Array(bytesOf(stored.aac.frameSizes)),
       };
       const blocks = new Float64Array(bytesOf(stored.blocks));
+      const steps = stored.steps && {
+        powers: new Float64Array(bytesOf(stored.steps.powers)),
+        peaks: new Float32Array(bytesOf(stored.steps.peaks)),
+      };
       return {
         blocks,
         truePeakDbtp: stored.truePeakDbtp ?? -Infinity,
+        ...(steps ? { steps } : {}),
         ...(aac ? { aac } : {}),
         ...(stored.mp3 ? { mp3: stored.mp3 } : {}),
       };
@@ -138,6 +144,7 @@ export class SegmentStore implements Reclaimable {
       ...label,
       blocks: b64(result.blocks),
       truePeakDbtp: Number.isFinite(result.truePeakDbtp) ? result.truePeakDbtp : null,
+      ...(result.steps ? { steps: { powers: b64(result.steps.powers), peaks: b64(result.steps.peaks) } } : {}),
       ...(aac ? { aac: { ...aac, config: b64(aac.config), frameSizes: b64(aac.frameSizes) } } : {}),
       ...(mp3 ? { mp3 } : {}),
     };

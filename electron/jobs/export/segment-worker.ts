@@ -7,7 +7,7 @@
 import { open } from 'node:fs/promises';
 import { AdtsReader } from '../../audio/adts';
 import { createEncoder } from '../../audio/encode/encoder';
-import { LoudnessMeter } from '../../audio/loudness';
+import { LoudnessMeter, type StepLevels } from '../../audio/loudness';
 import { segmentSamples, type Segment } from './book-audio';
 import { conditioned } from './normalise';
 import { lowerThisThreadsPriority } from '../../engines/thread-priority';
@@ -32,6 +32,8 @@ export interface SegmentResult {
   blocks: Float64Array;
   /** −Infinity when not measured (a limited measure) or silent. */
   truePeakDbtp: number;
+  /** The segment as it is: its 100 ms steps, for the limiter's model (limiting-model.ts). */
+  steps?: StepLevels;
   /** The encoded track: every frame, the encoder's priming frame first. */
   aac?: { config: Uint8Array; sampleRate: number; channels: number; frameSizes: Uint16Array };
   /** The MP3 frames' bytes. */
@@ -47,7 +49,8 @@ export default async function runSegment(task: SegmentTask): Promise<SegmentResu
   const meter = new LoudnessMeter(segment.sampleRate, { truePeak: task.encode !== undefined || gainDb === undefined });
   if (!task.encode) {
     for await (const piece of samples) meter.push(piece);
-    return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp };
+    const steps = gainDb === undefined ? { steps: meter.steps() } : {};
+    return { blocks: meter.blockPowers(), truePeakDbtp: meter.finish().truePeakDbtp, ...steps };
   }
   const { format, bitrateKbps, samples: encoded = Infinity } = task.encode;
   const encoder = await createEncoder(format, { sampleRate: segment.sampleRate, bitrateKbps, inThisThread: true });

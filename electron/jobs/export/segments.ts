@@ -168,13 +168,18 @@ export async function segmentedBook(
       ? sink.chapters.map((c) => sliceOf(parts, layout, c.startSample, c.endSample))
       : parts.map((_, i) => segmentOf(parts, layout, i));
   const book = await BookSegments.of(segments, format === 'mp3', work, signal);
-  const raw = await book.all('raw', null, (segment) => ({ segment }), phase(0, 0.15));
+  // "raw:steps": the measures kept before the limiter's model (limiting-model.ts) have no steps
+  const raw = await book.all('raw:steps', null, (segment) => ({ segment }), phase(0, 0.15));
   const measured: LoudnessReport = {
     ...emptyReport(sink.totalSamples / sink.sampleRate),
     ...gatedLoudness(raw.map((r) => r.blocks)),
     truePeakDbtp: Math.max(...raw.map((r) => r.truePeakDbtp)),
   };
-  const plan = gainFor(measured, goal);
+  const plan = gainFor(
+    measured,
+    raw.map((r) => r.steps!),
+    goal,
+  );
   const codec: FramesFormat = format === 'm4b' ? 'aac' : 'mp3';
   const encodeKind = `${codec}:${sink.bitrateKbps}:${goal.ceilingDbtp}`;
   const passes = [0, 1, 2, 3, 4].map((k) => phase(0.15 + 0.03 * k, 0.18 + 0.03 * k));
