@@ -1,5 +1,6 @@
 import { dependencies } from '../../package.json';
 import { ApiError, type Capabilities, type PhonemeAlphabet } from '../contract';
+import type { Pcm } from '../audio/pcm';
 import { assertPlausiblePcm } from '../audio/wav';
 import { ENGINE_TIMEOUT_MS, type EngineAdapter, type Probe } from './engine';
 import { filesFingerprint, ProbeMemo } from './probe-memo';
@@ -7,6 +8,14 @@ import { TaskTimeout, type EmbeddedPool } from './worker-pool';
 
 /** Listing voices loads the engine on a thread (0.6–1.4 CPU-s each): not again at a restart in this process. */
 const probes = new ProbeMemo<Probe>((probe) => probe.available);
+
+/**
+ * Characters of a job's consecutive chunks sent to an engine thread in one task (a chunker's chunk
+ * at most, DEFAULT_CHUNK_CHARS): each is still its own call of the engine, but a project's chapter,
+ * a sentence per chunk, makes a hop to the thread and a message back per few sentences, not per
+ * sentence (docs/performance.md#the-render-cache-issue-35).
+ */
+const BATCH_CHARS = 500;
 
 export interface EmbeddedSpec {
   /** Also the key of the engine in worker.ts. */
@@ -73,13 +82,22 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
     },
     async synthesize(request, { lane, signal }) {
       const pcm = await pool.run({ kind: 'synthesize', engine: id, request }, lane, { signal, timeoutMs }).catch(failed(signal));
-      // a worker thread answers with whatever its engine made: garbage stops here, not in a WAV
-      try {
-        assertPlausiblePcm(pcm);
-      } catch (error) {
-        throw new ApiError('engine_error', `${spec.name} returned unusable audio: ${(error as Error).message}.`);
-      }
-      return pcm;
+      return plausible(pcm);
+    },
+    batchChars: BATCH_CHARS,
+    async synthesizeBatch(requests, { lane, signal }) {
+      const pcms = await pool.run({ kind: 'synthesize-batch', engine: id, requests }, lane, { signal, timeoutMs }).catch(failed(signal));
+      return pcms.map(plausible);
     },
   };
+
+  /** A worker thread answers with whatever its engine made: garbage stops here, not in a WAV. */
+  function plausible(pcm: Pcm): Pcm {
+    try {
+      assertPlausiblePcm(pcm);
+    } catch (error) {
+      throw new ApiError('engine_error', `${spec.name} returned unusable audio: ${(error as Error).message}.`);
+    }
+    return pcm;
+  }
 }

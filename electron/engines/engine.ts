@@ -52,8 +52,9 @@ export interface EngineAdapter {
   /** Engines that keep models loaded: stops what holds them (before a model's files are removed). */
   release?(): Promise<void>;
   /**
-   * Engines whose every call costs much more than its text (a program to start) take several
-   * requests of one voice and prosody in one call, up to this many characters together.
+   * Engines whose every call costs much more than its text (a program to start, a hop to an engine
+   * thread and back) take several requests of one voice and prosody in one call, up to this many
+   * characters together.
    */
   readonly batchChars?: number;
   /**

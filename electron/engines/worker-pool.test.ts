@@ -60,6 +60,21 @@ describe('embedded engines on the worker pool', () => {
     expect(order).toEqual(['i1', 'b1', 'b2']);
   });
 
+  it('synthesizes a batch in one task, each request its own call: the audio of each as it alone would be', async () => {
+    // eSpeak NG's audio of a text varies by a few samples from call to call: lengths are compared
+    const espeak = espeakWasmAdapter(pool);
+    const texts = ['Mr. Smith went home.', 'It rained.', 'The river wound slowly through the valley.'];
+    const signal = new AbortController().signal;
+    const batch = await espeak.synthesizeBatch!(texts.map(request), { lane: 'batch', signal });
+    expect(batch).toHaveLength(texts.length);
+    for (const [i, text] of texts.entries()) {
+      const alone = await espeak.synthesize(request(text), { lane: 'batch', signal });
+      expect(batch[i]!.sampleRate).toBe(alone.sampleRate);
+      expect(batch[i]!.samples.length).toBeGreaterThan(1000);
+      expect(Math.abs(batch[i]!.samples.length / alone.samples.length - 1)).toBeLessThan(0.02);
+    }
+  });
+
   it('runs batch work on threads that lowered their own priority, and no other thread of the process', async () => {
     const niceness = () =>
       readdirSync('/proc/self/task').map((tid) =>

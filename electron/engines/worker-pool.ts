@@ -134,8 +134,9 @@ export class EmbeddedPool {
   private warmInteractiveThread(task: SynthesisTask): void {
     if (this.warmEngines.has(task.engine)) return;
     this.warmEngines.add(task.engine);
+    const request = task.kind === 'synthesize' ? task.request : task.requests[0]!;
     this.interactiveThread
-      .run({ ...task, request: { ...task.request, text: 'a' } } satisfies SynthesisTask)
+      .run({ kind: 'synthesize', engine: task.engine, request: { ...request, text: 'a' } } satisfies SynthesisTask)
       .catch(() => this.warmEngines.delete(task.engine)); // a broken engine fails the batch task itself, with its reason
   }
 

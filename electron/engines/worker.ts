@@ -22,7 +22,11 @@ export default async function run(task: WorkerTask) {
   const load = engines[task.engine];
   if (!load) throw new Error(`No in-thread engine "${task.engine}"`);
   const engine = await load();
-  return task.kind === 'voices' ? engine.voices() : withOwnBuffer(await engine.synthesize(task.request));
+  if (task.kind === 'voices') return engine.voices();
+  if (task.kind === 'synthesize') return withOwnBuffer(await engine.synthesize(task.request));
+  const pcms: Pcm[] = [];
+  for (const request of task.requests) pcms.push(withOwnBuffer(await engine.synthesize(request)));
+  return pcms;
 }
 
 /**
