@@ -16,10 +16,7 @@ export class JobFiles {
   }
   /** Writes a chunk's audio under a temporary name and renames it: a chunk file is always whole. */
   async writeChunk(jobId: string, idx: number, samples: Int16Array): Promise<void> {
-    const file = this.chunkFile(jobId, idx);
-    await mkdir(this.chunkDir(jobId), { recursive: true, mode: PRIVATE_DIR_MODE });
-    await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
-    await rename(file + PARTIAL, file);
+    await writeSamples(this.chunkFile(jobId, idx), samples);
   }
   /** The WAV of an earlier render whose audio the job reuses (jobs/base-audio/), linked among its work files. */
   baseFile(jobId: string): string {
@@ -82,3 +79,20 @@ export function fileExists(file: string): Promise<boolean> {
 
 /** Files being written carry this suffix until they are complete and renamed. */
 export const PARTIAL = '.partial';
+
+/**
+ * Writes 16-bit samples to `file` under a temporary name and renames it, so that the file is
+ * always whole. Its folder is made only when the write finds it missing: a chapter of a sentence
+ * per chunk writes hundreds of files in a few folders, and a mkdir before each cost the render.
+ */
+export async function writeSamples(file: string, samples: Int16Array): Promise<void> {
+  const bytes = pcmBytes(samples);
+  try {
+    await writeFile(file + PARTIAL, bytes, { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await writeFile(file + PARTIAL, bytes, { mode: PRIVATE_FILE_MODE });
+  }
+  await rename(file + PARTIAL, file);
+}

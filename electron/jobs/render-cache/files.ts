@@ -1,8 +1,8 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { int16View, pcmBytes } from '../../audio/wav';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../storage/private-files';
-import { PARTIAL } from '../files';
+import { int16View } from '../../audio/wav';
+import { PRIVATE_DIR_MODE } from '../../storage/private-files';
+import { writeSamples } from '../files';
 import { CACHE_KEY } from './key';
 
 export const RENDER_CACHE_DIR = 'render-cache';
@@ -15,8 +15,6 @@ const EXTENSION = '.pcm';
  */
 export class RenderCacheFiles {
   readonly root: string;
-  /** Shard folders known to exist: a book's thousands of writes make each once. */
-  private readonly shards = new Set<string>();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, RENDER_CACHE_DIR);
@@ -28,19 +26,7 @@ export class RenderCacheFiles {
 
   /** Writes an entry's samples under a temporary name and renames it: a cache file is always whole. */
   async write(key: string, samples: Int16Array): Promise<void> {
-    const file = this.file(key);
-    const shard = path.dirname(file);
-    if (!this.shards.has(shard)) {
-      await mkdir(shard, { recursive: true, mode: PRIVATE_DIR_MODE });
-      this.shards.add(shard);
-    }
-    try {
-      await writeFile(file + PARTIAL, pcmBytes(samples), { mode: PRIVATE_FILE_MODE });
-      await rename(file + PARTIAL, file);
-    } catch (error) {
-      this.shards.delete(shard); // removed from outside: made again by the next write
-      throw error;
-    }
+    await writeSamples(this.file(key), samples);
   }
 
   /** An entry's samples, or null when its file is gone or not the size recorded. */
