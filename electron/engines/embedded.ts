@@ -15,7 +15,7 @@ const probes = new ProbeMemo<Probe>((probe) => probe.available);
  * a sentence per chunk, makes a hop to the thread and a message back per few sentences, not per
  * sentence (docs/performance.md#the-render-cache-issue-35).
  */
-const BATCH_CHARS = 500;
+export const EMBEDDED_BATCH_CHARS = 500;
 
 export interface EmbeddedSpec {
   /** Also the key of the engine in worker.ts. */
@@ -84,7 +84,7 @@ export function embeddedAdapter(pool: EmbeddedPool, spec: EmbeddedSpec, options:
       const pcm = await pool.run({ kind: 'synthesize', engine: id, request }, lane, { signal, timeoutMs }).catch(failed(signal));
       return plausible(pcm);
     },
-    batchChars: BATCH_CHARS,
+    batchChars: EMBEDDED_BATCH_CHARS,
     async synthesizeBatch(requests, { lane, signal }) {
       const pcms = await pool.run({ kind: 'synthesize-batch', engine: id, requests }, lane, { signal, timeoutMs }).catch(failed(signal));
       return pcms.map(plausible);
