@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import type { Chapter, Project, ProjectRenderProgress } from '../api/contract';
+import type { Chapter, ProjectRenderProgress } from '../api/contract';
+import { testProject } from '../testing/projects';
 import { withProgress } from './use-project-refresh';
 
 const chapter = (index: number, state: Partial<Chapter>): Chapter => ({
@@ -16,23 +17,11 @@ const chapter = (index: number, state: Partial<Chapter>): Chapter => ({
   ...state,
 });
 
-const project = (chapters: Chapter[]): Project => ({
-  project_id: 'p',
-  title: 'Book',
-  author: '',
-  voice: 'espeak-ng:en-us',
-  rate: 1,
-  pitch: 1,
-  volume: 1,
-  format: 'wav',
-  source_name: 'book.md',
-  language: '',
-  has_cover: false,
-  created_at: '2026-11-27T00:00:00Z',
-  updated_at: '2026-11-27T00:00:00Z',
-  render: { state: 'rendering', chapters_done: 0, chapters_total: chapters.length, chunks_done: 0, chunks_total: 4 },
-  chapters,
-});
+const project = (chapters: Chapter[]) =>
+  testProject({
+    render: { state: 'rendering', chapters_done: 0, chapters_total: chapters.length, chunks_done: 0, chunks_total: 4 },
+    chapters,
+  });
 
 it('lays the progress over the project: each chapter its new state, its text and edits kept, a cleared error gone', () => {
   const failed = chapter(0, { status: 'failed', job_id: 'a', error: { code: 'engine_error', message: 'It broke.' }, part: 'One' });

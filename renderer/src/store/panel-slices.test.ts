@@ -5,7 +5,8 @@
  * chosen) never overwrite newer state.
  */
 import { expect, it } from 'vitest';
-import type { LexiconEntry, Project } from '../api/contract';
+import type { LexiconEntry } from '../api/contract';
+import { testProject } from '../testing/projects';
 import { createAppStore } from './index';
 
 const entry = (grapheme: string): LexiconEntry => ({
@@ -17,23 +18,7 @@ const entry = (grapheme: string): LexiconEntry => ({
   whole_word: true,
 });
 
-const project = (id: string): Project => ({
-  project_id: id,
-  title: `Book ${id}`,
-  author: '',
-  voice: 'espeak-ng:en-us',
-  rate: 1,
-  pitch: 1,
-  volume: 1,
-  format: 'wav',
-  source_name: `${id}.md`,
-  language: '',
-  has_cover: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  render: { state: 'up_to_date', chapters_done: 0, chapters_total: 0, chunks_done: 0, chunks_total: 0 },
-  chapters: [],
-});
+const project = (id: string) => testProject({ project_id: id });
 
 /** A store on a fetch whose answers to `path` the test releases one by one, in the order it likes. */
 async function storeWithHeldAnswers() {
