@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_PATH, type Export, type SettingsView } from '../contract';
 import { prose } from '../testing/prose';
-import { startTestGateway, waitForExport, finishedJob, type TestGateway } from '../testing/gateway';
+import { finishedJob, putSetting, startTestGateway, waitForExport, type TestGateway } from '../testing/gateway';
 
 const MiB = 1024 * 1024;
 let gateway: TestGateway;
@@ -42,15 +42,7 @@ async function exportEncoding(jobIds: string[]): Promise<string[]> {
   return [...(await frames())].filter(([name, ino]) => before.get(name) !== ino).map(([name]) => name);
 }
 
-/** PUT /settings with one setting changed. */
-async function setCache(value: unknown): Promise<Response> {
-  const { host: _host, ...settings } = ((await (await gateway.api(SETTINGS_PATH)).json()) as SettingsView).settings;
-  return gateway.api(SETTINGS_PATH, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${gateway.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...settings, export_cache_mb: value }),
-  });
-}
+const setCache = (value: unknown) => putSetting(gateway, 'export_cache_mb', value);
 
 const job = (text: string) => finishedJob(gateway, text);
 

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  SETTINGS_PATH,
   type JobTimings,
   type Project,
   type RenderCacheStats,
@@ -19,7 +18,7 @@ import { decodeWav } from '../audio/wav';
 import { expectSpeech } from '../testing/audio';
 import { bookMarkdown, distinctSentences } from '../testing/book';
 import { recordSpoken } from '../testing/engine-calls';
-import { useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
+import { putSetting, useTestGateways, waitForJob, type TestGateway } from '../testing/gateway';
 
 const PROJECTS = '/api/v1/tts/projects';
 const CACHE = '/api/v1/tts/render-cache';
@@ -90,15 +89,7 @@ const setLexicon = (entries: unknown[]) => send('PUT', '/api/v1/tts/lexicon', { 
 
 const MiB = 1024 * 1024;
 
-/** PUT /settings (whole, as the route takes it) with render_cache_mb changed. */
-async function setCacheMb(value: number): Promise<Response> {
-  const { host: _host, ...settings } = ((await (await gateway.api(SETTINGS_PATH)).json()) as SettingsView).settings;
-  return gateway.api(SETTINGS_PATH, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${gateway.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...settings, render_cache_mb: value }),
-  });
-}
+const setCacheMb = (value: unknown) => putSetting(gateway, 'render_cache_mb', value);
 
 describe('the render cache', () => {
   it('re-renders after a lexicon fix of a name in three sentences by synthesizing exactly those three', async () => {

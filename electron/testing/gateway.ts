@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { afterEach, expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
-import type { Export } from '../contract';
+import { SETTINGS_PATH, type Export, type Settings, type SettingsView } from '../contract';
 import { configFromArgs, type GatewayConfig } from '../gateway/config';
 import { startGateway, type Gateway } from '../gateway/start';
 import { readEvents } from './events';
@@ -67,6 +67,20 @@ export function useTestGateways() {
       await gateway.close();
     },
   };
+}
+
+/** PUT /settings with one setting changed (the route takes the whole object: the rest as they are). */
+export async function putSetting(
+  gateway: Pick<TestGateway, 'api' | 'adminToken'>,
+  name: keyof Settings,
+  value: unknown,
+): Promise<Response> {
+  const { host: _host, ...settings } = ((await (await gateway.api(SETTINGS_PATH)).json()) as SettingsView).settings;
+  return gateway.api(SETTINGS_PATH, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${gateway.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...settings, [name]: value }),
+  });
 }
 
 interface JobState {
