@@ -148,11 +148,11 @@ describe('an embedded engine whose worker thread dies, hangs or answers garbage'
     await writeFile(
       worker,
       `import run from ${JSON.stringify(path.resolve(WORKER_FILE))};
-// The real worker, except that it ends its thread or answers garbage when the text asks it to.
+// The real worker, except that it ends its thread or answers garbage when a text (of a batch too) asks it to.
 export default async function (task) {
-  const text = task.kind === 'synthesize' ? task.request.text : '';
-  if (text.includes('WORKER-CRASH')) process.exit(3);
-  if (text.includes('WORKER-GARBAGE')) return { sampleRate: Number.NaN, samples: 'noise' };
+  const texts = task.kind === 'synthesize' ? [task.request.text] : task.kind === 'synthesize-batch' ? task.requests.map((r) => r.text) : [];
+  if (texts.some((text) => text.includes('WORKER-CRASH'))) process.exit(3);
+  if (texts.some((text) => text.includes('WORKER-GARBAGE'))) return { sampleRate: Number.NaN, samples: 'noise' };
   return run(task);
 }
 `,
