@@ -22,6 +22,7 @@ export * from './openai-listings';
 export * from './internal';
 export * from './lexicon';
 export * from './exports';
+export * from './chapters';
 export * from './projects';
 export * from './voice-library';
 export * from './compare';
