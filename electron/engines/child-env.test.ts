@@ -14,14 +14,17 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'orator-child-env-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
+const SET_HERE = { ORATOR_API_KEY: SECRET, ORATOR_ADMIN_TOKEN: SECRET, AWS_SECRET_ACCESS_KEY: SECRET, LC_ALL: 'C.UTF-8' };
+// the files after this one run in the same process (isolate: false): what was there comes back
+const before = new Map(Object.keys(SET_HERE).map((name) => [name, process.env[name]]));
 beforeEach(() => {
-  process.env.ORATOR_API_KEY = SECRET;
-  process.env.ORATOR_ADMIN_TOKEN = SECRET;
-  process.env.AWS_SECRET_ACCESS_KEY = SECRET;
-  process.env.LC_ALL = 'C.UTF-8';
+  Object.assign(process.env, SET_HERE);
 });
 afterEach(() => {
-  for (const name of ['ORATOR_API_KEY', 'ORATOR_ADMIN_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'LC_ALL']) delete process.env[name];
+  for (const [name, value] of before) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 function parseEnv(text: string): Record<string, string> {
