@@ -23,7 +23,7 @@ import { queueJob } from './gateway-probes';
 type Tts = import('sherpa-onnx-node').OfflineTts;
 
 export interface NeuralBench {
-  /** A model folder; absent: the generated test model. */
+  /** A model folder; absent: the two generated models (the test model and the Piper-shaped one). */
   model?: string;
   text: string;
   /** The bench's pairing of a baseline and its job (bench.ts), with the goal's name and limit (none: a figure only). */
