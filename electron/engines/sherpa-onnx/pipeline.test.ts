@@ -100,7 +100,7 @@ describe('the model process with requests sent ahead', () => {
 
   it('times a request from when it begins: the one queued behind a timed-out one is served', async () => {
     // 3 s: more than starting the process, far less than this synthesis (about 28 s on a quiet
-    // CI core; a fifth of it, 12 repeats, once finished inside the limit on a fast one).
+    // 2-core machine; a fifth of it, 12 repeats, once finished inside the limit on CI's cores).
     const host = new ModelProcess(WORKER_FILE, { timeoutMs: 3000 });
     const long = `${SLOW_TEXT} `.repeat(60);
     const running = host.request(synthesize(slow, long), 'batch');
