@@ -6,7 +6,7 @@ import { normalisedPeak } from '../audio/peak-levels';
 import { decodeIndependently } from '../testing/decoders';
 import { PROSODY, startJobHarness, type JobHarness } from '../testing/job-harness';
 import type { JobOutput } from './admission';
-import { JobAssembler, MAX_OPEN_WRITERS } from './assembler';
+import { HELD_AHEAD_BYTES, HELD_AHEAD_CHUNKS, JobAssembler, MAX_OPEN_WRITERS } from './assembler';
 import { PARTIAL } from './files';
 import type { WrittenAudio } from './audio-writer';
 import { readPeaks } from './peaks-file';
@@ -68,11 +68,16 @@ async function save(id: string, idx: number, length: number, tell = true): Promi
 }
 
 /** Offers chunk idx as the runner does when it is synthesized (the job has its rate); resolves whether it was joined (and recorded). */
-function offer(id: string, idx: number, length: number): Promise<boolean> {
+function offer(id: string, idx: number, length: number, signal?: AbortSignal): Promise<boolean> {
   h.store.claimSampleRate(id, RATE);
   const samples = new Int16Array(length).fill(100 * (idx + 1));
   const record = () => h.store.chunkDone(id, idx, { samples: length, sampleRate: RATE, sentences: null }, true);
-  return assembler.offer(id, idx, samples, record);
+  return assembler.offer(id, idx, samples, record, signal);
+}
+
+/** Whether an offer has settled yet, and how: after the turns of the event loop that settle one at once. */
+async function state(offered: Promise<boolean>): Promise<boolean | 'waiting'> {
+  return Promise.race([offered, new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 20))]);
 }
 
 const wavSamples = async (file: string) => {
@@ -145,22 +150,43 @@ describe('JobAssembler', () => {
     expect(existsSync(h.runner.files.audioFile(id, 'wav'))).toBe(false);
   });
 
-  it("joins a WAV job's chunks that arrive in turn without chunk files, and removes those that waited", async () => {
-    const id = await job(4);
-    expect(await offer(id, 1, 2)).toBe(false); // ahead of its turn: to its file
-    await save(id, 1, 2, false);
+  it("joins a WAV job's chunks that arrive in turn or a little ahead without chunk files, and removes those that waited in one", async () => {
+    const id = await job(5);
+    const ahead = offer(id, 1, 2); // ahead of its turn: held, not recorded until joined
+    expect(await state(ahead)).toBe('waiting');
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 0, chunks_done: 0 });
     expect(await offer(id, 0, 3)).toBe(true);
-    expect(h.store.get(id)).toMatchObject({ joined_chunks: 1, chunks_done: 2 });
-    assembler.chunkSaved(id);
-    await expect.poll(() => h.store.get(id)!.joined_chunks).toBe(2);
-    expect(existsSync(h.runner.files.chunkFile(id, 1))).toBe(false);
-    expect(await Promise.all([offer(id, 2, 4), offer(id, 3, 1)])).toEqual([true, true]);
+    expect(await ahead).toBe(true);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 2, chunks_done: 2 });
+    await save(id, 2, 4); // one that went to its file: read back in its turn, then removed
+    await expect.poll(() => h.store.get(id)!.joined_chunks).toBe(3);
+    expect(existsSync(h.runner.files.chunkFile(id, 2))).toBe(false);
+    expect(await Promise.all([offer(id, 4, 2), offer(id, 3, 1)])).toEqual([true, true]);
     await anyEnd;
     expect(existsSync(h.runner.files.chunkDir(id)) && (await readdir(h.runner.files.chunkDir(id))).length).toBeFalsy();
     const pause = new Array<number>(PAUSE).fill(0);
     expect(await wavSamples(h.runner.files.audioFile(id, 'wav'))).toEqual([
-      ...[100, 100, 100, ...pause, 200, 200, ...pause, 300, 300, 300, 300, ...pause, 400],
+      ...[100, 100, 100, ...pause, 200, 200, ...pause, 300, 300, 300, 300, ...pause, 400, ...pause, 500, 500],
     ]);
+  });
+
+  it('holds chunks ahead of their turn within its bounds, and gives them to their files when aborted or dropped', async () => {
+    const id = await job(HELD_AHEAD_CHUNKS + 3);
+    const unit = new AbortController();
+    const held = Array.from({ length: HELD_AHEAD_CHUNKS }, (_, i) => offer(id, i + 1, 2, i === 0 ? unit.signal : undefined));
+    expect(await offer(id, HELD_AHEAD_CHUNKS + 1, 2)).toBe(false); // past the count: to its file
+    unit.abort(); // its unit's job was removed from the queue
+    expect(await held[0]).toBe(false);
+    expect(await Promise.all(held.slice(1).map(state))).toEqual(new Array(HELD_AHEAD_CHUNKS - 1).fill('waiting'));
+    await assembler.drop(id);
+    expect(await Promise.all(held)).toEqual([false, ...new Array(HELD_AHEAD_CHUNKS - 1).fill(false)]);
+    expect(h.store.get(id)!.chunks_done).toBe(0);
+
+    const other = await job(3);
+    const big = offer(other, 1, HELD_AHEAD_BYTES / 2); // its bytes: as many as may be held
+    expect(await offer(other, 2, 1)).toBe(false); // past the bytes: to its file
+    expect(await offer(other, 0, 1)).toBe(true);
+    expect(await big).toBe(true);
   });
 
   it('resumes a WAV job after the chunks its partial WAV holds, and its peaks with them', async () => {

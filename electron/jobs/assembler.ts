@@ -21,6 +21,16 @@ export const MAX_OPEN_WRITERS = 4;
  */
 export const MAX_FINISHING_WRITERS = 2;
 
+/**
+ * Chunks a WAV job may hold back in memory ahead of their turn, and their bytes at most over all
+ * jobs. With two engine threads on one job (a chapter said a sentence at a time), half its units
+ * came back while the one before was still being synthesized, and each of their sentences was
+ * written to a chunk file, read back and removed a moment later. Beyond these bounds (a unit stuck
+ * on a long sentence while the others run on) a chunk goes to its file as before.
+ */
+export const HELD_AHEAD_CHUNKS = 8;
+export const HELD_AHEAD_BYTES = 32 * 1024 * 1024;
+
 export interface AssemblyEvents {
   /** The job's audio is complete and in place. */
   done(jobId: string, audio: WrittenAudio): Promise<void>;
@@ -39,8 +49,8 @@ interface Assembly {
   writer?: JobAudioWriter;
   /** Which of the limits its writer counts against. */
   slot?: WriterSlot;
-  /** A chunk handed over as it was synthesized, without a chunk file, for its turn. */
-  offered?: Offer;
+  /** Chunks handed over as they were synthesized, without a chunk file, waiting for their turn. */
+  offers: Map<number, Offer>;
   /** The offered chunk being appended. */
   joining?: Offer;
   running?: Promise<void>;
@@ -62,6 +72,9 @@ interface Offer {
   settle(joined: boolean): void;
 }
 
+/** A chunk offered and not yet joined ("settle" settles it once, and takes it out of the bounds). */
+type OfferOf = Omit<Offer, 'settle'>;
+
 /** Silence after a chunk, in samples: none after the last. Timings (timings.ts) follow this join. */
 export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): number {
   return last ? 0 : Math.round((pauseMs / 1000) * sampleRate);
@@ -72,8 +85,9 @@ export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): 
  * each chunk's samples go through the job's writer once, while later chunks are still being
  * synthesized, so finishing a job never reads its gigabytes again.
  *
- * A WAV job's chunk that arrives in its turn goes straight into the WAV, without a chunk file; a
- * chunk that arrives ahead of its turn waits in its chunk file, which goes once it is joined. The
+ * A WAV job's chunk that arrives in its turn goes straight into the WAV, without a chunk file, and
+ * so does one that arrives a little ahead of it (held in memory, within HELD_AHEAD_*); a chunk
+ * further ahead waits in its chunk file, which goes once it is joined. The
  * job records how many of its first chunks its WAV holds (`joined_chunks`), and a job taken up
  * after a stop or crash resumes its WAV after them. A job in another format starts its audio again
  * from its first chunk (an encoder's state cannot be saved) and keeps every chunk file until done.
@@ -81,6 +95,8 @@ export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): 
 export class JobAssembler {
   private readonly assemblies = new Map<string, Assembly>();
   private readonly openWriters: Record<WriterSlot, number> = { streaming: 0, finishing: 0 };
+  /** Bytes of the chunks held ahead of their turn, over all jobs. */
+  private heldBytes = 0;
 
   constructor(
     private readonly deps: { store: JobStore; files: JobFiles; disk: DiskBudget },
@@ -105,17 +121,22 @@ export class JobAssembler {
   }
 
   /**
-   * A WAV job's chunk as it is synthesized: joined into the WAV and recorded (`record`) if it is
-   * the next in turn, once the chunk before it is written. Resolves false if it is not taken: it
-   * goes to its chunk file then.
+   * A WAV job's chunk as it is synthesized: joined into the WAV and recorded (`record`) in its
+   * turn, once the chunks before it are written; one ahead of its turn waits in memory within the
+   * held bounds. Resolves false if it is not taken (beyond the bounds, the job stopped, `signal`
+   * aborted): it goes to its chunk file then.
    */
-  offer(jobId: string, idx: number, samples: Int16Array, record: () => void): Promise<boolean> {
+  offer(jobId: string, idx: number, samples: Int16Array, record: () => void, signal?: AbortSignal): Promise<boolean> {
     const assembly = this.assemblyOf(jobId);
     const turn = assembly.appending !== undefined ? assembly.appending + 1 : assembly.next;
-    if (!assembly.resumable || assembly.stopped || assembly.offered || idx !== turn) return Promise.resolve(false);
-    return new Promise((settle) => {
-      assembly.offered = { idx, samples, record, settle };
-      this.kick(assembly);
+    const ahead = idx > turn;
+    const held = ahead && assembly.offers.size < HELD_AHEAD_CHUNKS && this.heldBytes + samples.byteLength <= HELD_AHEAD_BYTES;
+    if (!assembly.resumable || assembly.stopped || signal?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !held))
+      return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const offer = this.hold(assembly, { idx, samples, record }, resolve);
+      signal?.addEventListener('abort', () => offer.settle(false), { once: true });
+      if (!ahead) this.kick(assembly);
     });
   }
 
@@ -140,7 +161,7 @@ export class JobAssembler {
     if (!assembly) {
       const job = this.deps.store.get(jobId);
       const resumable = job?.format === 'wav';
-      assembly = { id: jobId, resumable, next: resumable ? job.joined_chunks : 0, again: false, stopped: false };
+      assembly = { id: jobId, resumable, next: resumable ? job.joined_chunks : 0, offers: new Map(), again: false, stopped: false };
       this.assemblies.set(jobId, assembly);
     }
     return assembly;
@@ -155,21 +176,43 @@ export class JobAssembler {
     assembly.running = this.run(assembly);
   }
 
+  /** Keeps a chunk offered until it is joined or given back; settling it, once, frees its place. */
+  private hold(assembly: Assembly, offer: OfferOf, resolve: (joined: boolean) => void): Offer {
+    let settled = false;
+    const held: Offer = {
+      ...offer,
+      settle: (joined) => {
+        if (settled) return;
+        settled = true;
+        if (assembly.offers.get(offer.idx) === held) assembly.offers.delete(offer.idx);
+        this.heldBytes -= offer.samples.byteLength;
+        resolve(joined);
+      },
+    };
+    assembly.offers.set(offer.idx, held);
+    this.heldBytes += offer.samples.byteLength;
+    return held;
+  }
+
   private async run(assembly: Assembly): Promise<void> {
+    let broke = false;
     try {
       do {
         assembly.again = false;
         await this.writeReadyChunks(assembly);
       } while (assembly.again && !assembly.stopped);
     } catch (error) {
+      broke = true;
       if (!assembly.stopped) this.events.failed(assembly.id, error);
     } finally {
       // at once, in the same turn as the last look for ready chunks: a chunk saved or offered
       // later starts a new run
       assembly.running = undefined;
       assembly.appending = undefined;
-      for (const unjoined of [assembly.joining, assembly.offered]) unjoined?.settle(false);
-      assembly.joining = assembly.offered = undefined;
+      assembly.joining?.settle(false);
+      assembly.joining = undefined;
+      // those ahead wait for their turn, unless the writing stopped or failed
+      if (broke || assembly.stopped) giveBack(assembly);
     }
   }
 
@@ -180,13 +223,14 @@ export class JobAssembler {
     if (!job) return;
     while (!assembly.stopped) {
       const chunk = assembly.next < job.chunks_total ? store.chunkLayout(assembly.id, assembly.next) : undefined;
-      if (chunk && !chunk.done && assembly.offered?.idx !== chunk.idx) return;
-      if (!assembly.writer && !(await this.openWriter(assembly, job))) return;
+      const offered = chunk && assembly.offers.get(chunk.idx);
+      if (chunk && !chunk.done && !offered) return;
+      // no writer free: those ahead go to their files, so that no engine's unit waits for one
+      if (!assembly.writer && !(await this.openWriter(assembly, job))) return giveBack(assembly);
       if (!chunk) return this.finish(assembly);
       // taken: the chunk after it may be offered while it is appended
-      const offered = assembly.offered?.idx === chunk.idx ? assembly.offered : undefined;
       assembly.joining = offered;
-      assembly.offered = undefined;
+      if (offered) assembly.offers.delete(chunk.idx);
       assembly.appending = chunk.idx;
       await assembly.writer!.append(offered?.samples ?? (await this.savedAudio(assembly, chunk)));
       const pause = pauseAfter(chunk.pause_ms, chunk.idx === job.chunks_total - 1, job.sample_rate!);
@@ -249,6 +293,7 @@ export class JobAssembler {
 
   private async stop(assembly: Assembly): Promise<void> {
     assembly.stopped = true;
+    giveBack(assembly);
     await assembly.running;
     await assembly.writer?.close();
     await closeBase(assembly);
@@ -276,6 +321,11 @@ export class JobAssembler {
       if (!waiting.writer) this.kick(waiting);
     }
   }
+}
+
+/** The chunks held ahead of their turn go to their chunk files. */
+function giveBack(assembly: Assembly): void {
+  for (const offer of [...assembly.offers.values()]) offer.settle(false);
 }
 
 async function closeBase(assembly: Assembly): Promise<void> {

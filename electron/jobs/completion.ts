@@ -63,7 +63,8 @@ export class JobCompletion implements ChunkHandler, AssemblyEvents {
       store.chunkDone(id, chunk.idx, audio, joined);
       this.deps.emit({ type: 'progress', job: store.get(id)! });
     };
-    if (signal.aborted || (await assembler.offer(id, chunk.idx, pcm.samples, () => record(true)))) return;
+    if (signal.aborted || (await assembler.offer(id, chunk.idx, pcm.samples, () => record(true), signal))) return;
+    if (signal.aborted) return; // stopped while it waited for its turn
     await disk.write(jobDiskKey(id), pcm.samples.byteLength);
     await files.writeChunk(id, chunk.idx, pcm.samples);
     if (signal.aborted) return;
