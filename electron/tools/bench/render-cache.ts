@@ -3,7 +3,8 @@
  * gateways in this process with the embedded eSpeak NG and the machine's engine threads, on books
  * of Debian's licences in which no sentence is said twice (distinctSentences):
  * 1. A first render, against what it cost before the cache: the same chapters sent as plain jobs
- *    (chunks of up to 500 characters, no cache), each on a fresh gateway, in alternating pairs.
+ *    (chunks of up to 500 characters, no cache), each on a fresh gateway, in pairs whose order
+ *    alternates.
  * 2. A lexicon fix of a name found in `k` sentences of a book of `words` words, each in another
  *    chapter: the render after it, against k × the first render's time per sentence + 2 s.
  * 3. The disk the cache takes per hour of the audio it holds.
@@ -144,15 +145,23 @@ export async function firstRenderPairs(options: CacheBenchOptions): Promise<{ jo
   const jobs: Timed[] = [];
   const project: Timed[] = [];
   let sentences = 0;
+  const asJobs = () => withGateway((gateway) => renderAsJobs(gateway, texts));
+  const asProject = () =>
+    withGateway(async (gateway) => {
+      const { ms, cpuMs } = await renderProject(gateway, markdown);
+      sentences = (await cacheStats(gateway)).synthesized;
+      return { ms, cpuMs };
+    });
   for (let pair = 0; pair < options.pairs; pair++) {
-    jobs.push(await withGateway((gateway) => renderAsJobs(gateway, texts)));
-    project.push(
-      await withGateway(async (gateway) => {
-        const { ms, cpuMs } = await renderProject(gateway, markdown);
-        sentences = (await cacheStats(gateway)).synthesized;
-        return { ms, cpuMs };
-      }),
-    );
+    // each goes first in every other pair: the machine's speed drifts over minutes, and a drift
+    // would otherwise count against whichever always ran second
+    if (pair % 2 === 0) {
+      jobs.push(await asJobs());
+      project.push(await asProject());
+    } else {
+      project.push(await asProject());
+      jobs.push(await asJobs());
+    }
     const [job, made] = [jobs.at(-1)!, project.at(-1)!];
     console.log(
       `  pair ${pair + 1}: plain jobs ${seconds(job.ms).toFixed(1)} s (CPU ${seconds(job.cpuMs).toFixed(1)} s), ` +
