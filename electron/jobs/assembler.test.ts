@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -187,6 +188,14 @@ describe('JobAssembler', () => {
     expect(await offer(other, 2, 1)).toBe(false); // past the bytes: to its file
     expect(await offer(other, 0, 1)).toBe(true);
     expect(await big).toBe(true);
+  });
+
+  it("leaves nothing on the job's signal once its chunks are joined (it would keep their samples)", async () => {
+    const id = await job(3);
+    const jobSignal = new AbortController().signal;
+    const joined = [offer(id, 2, 2, jobSignal), offer(id, 1, 2, jobSignal), offer(id, 0, 2, jobSignal)];
+    expect(await Promise.all(joined)).toEqual([true, true, true]);
+    expect(getEventListeners(jobSignal, 'abort')).toHaveLength(0);
   });
 
   it('resumes a WAV job after the chunks its partial WAV holds, and its peaks with them', async () => {

@@ -134,8 +134,13 @@ export class JobAssembler {
     if (!assembly.resumable || assembly.stopped || signal?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !held))
       return Promise.resolve(false);
     return new Promise((resolve) => {
-      const offer = this.hold(assembly, { idx, samples, record }, resolve);
-      signal?.addEventListener('abort', () => offer.settle(false), { once: true });
+      const abandon = () => held.settle(false);
+      // the job's signal outlives its chunks: a listener left on it would keep their samples
+      const held = this.hold(assembly, { idx, samples, record }, (joined) => {
+        signal?.removeEventListener('abort', abandon);
+        resolve(joined);
+      });
+      signal?.addEventListener('abort', abandon, { once: true });
       if (!ahead) this.kick(assembly);
     });
   }
