@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { api, expect, test, type Gateway } from './fixtures';
 import { addCompareVoice, dock, playerReady, seriousViolations } from './helpers';
 
@@ -12,8 +13,9 @@ async function finishedJob(gateway: Gateway, text: string): Promise<string> {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe: no serious or critical violations on any tab or dialog, ${theme}`, async ({ studio: page, gateway, snap }) => {
-    // axe over the voice table (hundreds of rows) takes tens of seconds on a busy machine
     test.setTimeout(300_000);
+    // the dark theme changes colours only: its run checks the rules about colours (a third of the time)
+    const check = (on: Page) => seriousViolations(on, theme === 'light' ? 'all' : 'colours');
     const id = await finishedJob(gateway, 'One job to list. It has two sentences.');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption(theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -23,14 +25,19 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tabpanel', { name: tab })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-      if (tab === 'Voices') await expect(page.getByRole('tabpanel', { name: tab }).getByRole('button').first()).toBeVisible();
+      if (tab === 'Voices') {
+        // the rows of a few voices, of several engines: axe over the whole table (hundreds of rows,
+        // all alike) took 17 s of this spec's minute (voices.spec.ts browses all of them)
+        await page.getByRole('searchbox', { name: 'Search voices' }).fill('en-gb');
+        await expect(page.getByRole('tabpanel', { name: tab }).getByRole('button').first()).toBeVisible();
+      }
       if (tab === 'Voice library') {
         // a few rows of the shipped catalog, all alike: this spec runs for minutes on a busy machine already
         // (voice-library.spec.ts checks the licence and an installed voice)
         await page.getByRole('searchbox', { name: 'Search the voice library' }).fill('de-DE');
         await expect(page.getByRole('tabpanel', { name: tab }).locator('li.library-voice').first()).toBeVisible();
       }
-      found[tab] = await seriousViolations(page);
+      found[tab] = await check(page);
     }
 
     // Compare with takes: ratings, notes, loudness, blind bar, export
@@ -42,16 +49,16 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(takes).toHaveCount(2);
     for (const take of await takes.all()) await expect(take).toHaveAttribute('data-played-url', /^blob:/, { timeout: 120_000 });
     await takes.first().locator('label', { hasText: '3 stars' }).click();
-    found['compare with takes'] = await seriousViolations(page);
+    found['compare with takes'] = await check(page);
     await page.getByRole('button', { name: 'Pairwise' }).click();
-    found['compare pairwise'] = await seriousViolations(page);
+    found['compare pairwise'] = await check(page);
     await page.getByRole('button', { name: 'Shortcuts (?)' }).click();
-    found['compare shortcuts'] = await seriousViolations(page);
+    found['compare shortcuts'] = await check(page);
     await page.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
-    found['settings dialog'] = await seriousViolations(page);
+    found['settings dialog'] = await check(page);
     await page.keyboard.press('Escape');
 
     await page.getByRole('tab', { name: 'Studio' }).click();
@@ -59,17 +66,17 @@ for (const theme of ['light', 'dark'] as const) {
     await row.getByRole('button', { name: /^Play job/ }).click();
     await playerReady(page);
     await expect(dock(page).getByRole('group', { name: /^Read along/ })).toBeVisible();
-    found['player and read-along'] = await seriousViolations(page);
+    found['player and read-along'] = await check(page);
 
     await row.getByRole('button', { name: /^Delete job/ }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    found['delete dialog'] = await seriousViolations(page);
+    found['delete dialog'] = await check(page);
     await page
       .getByRole('dialog')
       .getByRole('button', { name: /^Delete/ })
       .click();
     await expect(page.getByRole('status').getByRole('button', { name: 'Undo' })).toBeVisible();
-    found['undo toast'] = await seriousViolations(page);
+    found['undo toast'] = await check(page);
     await snap(`axe-${theme}`);
 
     // The key prompt: a tab opened with a wrong key
@@ -77,7 +84,7 @@ for (const theme of ['light', 'dark'] as const) {
     await prompt.emulateMedia({ colorScheme: theme });
     await prompt.goto(`${gateway.url}/#key=not-the-key`);
     await expect(prompt.getByRole('alert')).toContainText('did not accept this API key');
-    found['key prompt'] = await seriousViolations(prompt);
+    found['key prompt'] = await check(prompt);
     await prompt.close();
 
     expect(found).toEqual({
