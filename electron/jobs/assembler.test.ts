@@ -153,48 +153,55 @@ describe('JobAssembler', () => {
 
   it("joins a WAV job's chunks that arrive in turn or a little ahead without chunk files, and removes those that waited in one", async () => {
     const id = await job(5);
-    const ahead = offer(id, 1, 2); // ahead of its turn: held, not recorded until joined
+    expect(await offer(id, 0, 3)).toBe(true); // its writer opens
+    const ahead = offer(id, 2, 2); // ahead of its turn: held, not recorded until joined
     expect(await state(ahead)).toBe('waiting');
-    expect(h.store.get(id)).toMatchObject({ joined_chunks: 0, chunks_done: 0 });
-    expect(await offer(id, 0, 3)).toBe(true);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 1, chunks_done: 1 });
+    expect(await offer(id, 1, 4)).toBe(true);
     expect(await ahead).toBe(true);
-    expect(h.store.get(id)).toMatchObject({ joined_chunks: 2, chunks_done: 2 });
-    await save(id, 2, 4); // one that went to its file: read back in its turn, then removed
-    await expect.poll(() => h.store.get(id)!.joined_chunks).toBe(3);
-    expect(existsSync(h.runner.files.chunkFile(id, 2))).toBe(false);
-    expect(await Promise.all([offer(id, 4, 2), offer(id, 3, 1)])).toEqual([true, true]);
+    expect(h.store.get(id)).toMatchObject({ joined_chunks: 3, chunks_done: 3 });
+    await save(id, 3, 1); // one that went to its file: read back in its turn, then removed
+    await expect.poll(() => h.store.get(id)!.joined_chunks).toBe(4);
+    expect(existsSync(h.runner.files.chunkFile(id, 3))).toBe(false);
+    expect(await offer(id, 4, 2)).toBe(true);
     await anyEnd;
     expect(existsSync(h.runner.files.chunkDir(id)) && (await readdir(h.runner.files.chunkDir(id))).length).toBeFalsy();
     const pause = new Array<number>(PAUSE).fill(0);
     expect(await wavSamples(h.runner.files.audioFile(id, 'wav'))).toEqual([
-      ...[100, 100, 100, ...pause, 200, 200, ...pause, 300, 300, 300, 300, ...pause, 400, ...pause, 500, 500],
+      ...[100, 100, 100, ...pause, 200, 200, 200, 200, ...pause, 300, 300, ...pause, 400, ...pause, 500, 500],
     ]);
   });
 
-  it('holds chunks ahead of their turn within its bounds, and gives them to their files when aborted or dropped', async () => {
+  it('holds chunks ahead of their turn only with its writer open and within its bounds, and gives them back when aborted or dropped', async () => {
+    const waiting = await job(3);
+    expect(await offer(waiting, 1, 2)).toBe(false); // no writer yet: to its file (one may come only once all are saved)
+
     const id = await job(HELD_AHEAD_CHUNKS + 3);
+    expect(await offer(id, 0, 2)).toBe(true);
     const unit = new AbortController();
-    const held = Array.from({ length: HELD_AHEAD_CHUNKS }, (_, i) => offer(id, i + 1, 2, i === 0 ? unit.signal : undefined));
-    expect(await offer(id, HELD_AHEAD_CHUNKS + 1, 2)).toBe(false); // past the count: to its file
+    const held = Array.from({ length: HELD_AHEAD_CHUNKS }, (_, i) => offer(id, i + 2, 2, i === 0 ? unit.signal : undefined));
+    expect(await offer(id, HELD_AHEAD_CHUNKS + 2, 2)).toBe(false); // past the count: to its file
     unit.abort(); // its unit's job was removed from the queue
     expect(await held[0]).toBe(false);
     expect(await Promise.all(held.slice(1).map(state))).toEqual(new Array(HELD_AHEAD_CHUNKS - 1).fill('waiting'));
     await assembler.drop(id);
-    expect(await Promise.all(held)).toEqual([false, ...new Array(HELD_AHEAD_CHUNKS - 1).fill(false)]);
-    expect(h.store.get(id)!.chunks_done).toBe(0);
+    expect(await Promise.all(held)).toEqual(new Array(HELD_AHEAD_CHUNKS).fill(false));
+    expect(h.store.get(id)!.chunks_done).toBe(1);
 
-    const other = await job(3);
-    const big = offer(other, 1, HELD_AHEAD_BYTES / 2); // its bytes: as many as may be held
-    expect(await offer(other, 2, 1)).toBe(false); // past the bytes: to its file
+    const other = await job(4);
     expect(await offer(other, 0, 1)).toBe(true);
+    const big = offer(other, 2, HELD_AHEAD_BYTES / 2); // its bytes: as many as may be held
+    expect(await offer(other, 3, 1)).toBe(false); // past the bytes: to its file
+    expect(await offer(other, 1, 1)).toBe(true);
     expect(await big).toBe(true);
   });
 
   it("leaves nothing on the job's signal once its chunks are joined (it would keep their samples)", async () => {
     const id = await job(3);
     const jobSignal = new AbortController().signal;
-    const joined = [offer(id, 2, 2, jobSignal), offer(id, 1, 2, jobSignal), offer(id, 0, 2, jobSignal)];
-    expect(await Promise.all(joined)).toEqual([true, true, true]);
+    expect(await offer(id, 0, 2, jobSignal)).toBe(true);
+    const joined = [offer(id, 2, 2, jobSignal), offer(id, 1, 2, jobSignal)];
+    expect(await Promise.all(joined)).toEqual([true, true]);
     expect(getEventListeners(jobSignal, 'abort')).toHaveLength(0);
   });
 

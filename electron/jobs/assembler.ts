@@ -130,7 +130,13 @@ export class JobAssembler {
     const assembly = this.assemblyOf(jobId);
     const turn = assembly.appending !== undefined ? assembly.appending + 1 : assembly.next;
     const ahead = idx > turn;
-    const held = ahead && assembly.offers.size < HELD_AHEAD_CHUNKS && this.heldBytes + samples.byteLength <= HELD_AHEAD_BYTES;
+    // only while its audio is being written: a job waiting for a writer may get one only once
+    // every chunk is saved (a finishing writer), and a chunk held back would never be
+    const held =
+      ahead &&
+      assembly.writer !== undefined &&
+      assembly.offers.size < HELD_AHEAD_CHUNKS &&
+      this.heldBytes + samples.byteLength <= HELD_AHEAD_BYTES;
     if (!assembly.resumable || assembly.stopped || signal?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !held))
       return Promise.resolve(false);
     return new Promise((resolve) => {
