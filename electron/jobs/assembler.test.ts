@@ -69,11 +69,11 @@ async function save(id: string, idx: number, length: number, tell = true): Promi
 }
 
 /** Offers chunk idx as the runner does when it is synthesized (the job has its rate); resolves whether it was joined (and recorded). */
-function offer(id: string, idx: number, length: number, signal?: AbortSignal): Promise<boolean> {
+function offer(id: string, idx: number, length: number, wait: AbortSignal | null = new AbortController().signal): Promise<boolean> {
   h.store.claimSampleRate(id, RATE);
   const samples = new Int16Array(length).fill(100 * (idx + 1));
   const record = () => h.store.chunkDone(id, idx, { samples: length, sampleRate: RATE, sentences: null }, true);
-  return assembler.offer(id, idx, samples, record, signal);
+  return assembler.offer(id, idx, samples, record, wait ?? undefined);
 }
 
 /** Whether an offer has settled yet, and how: after the turns of the event loop that settle one at once. */
@@ -179,6 +179,7 @@ describe('JobAssembler', () => {
     const id = await job(HELD_AHEAD_CHUNKS + 3);
     expect(await offer(id, 0, 2)).toBe(true);
     const unit = new AbortController();
+    expect(await offer(id, 2, 2, null)).toBe(false); // from a caller that cannot wait (a worker host awaits its answer): to its file
     const held = Array.from({ length: HELD_AHEAD_CHUNKS }, (_, i) => offer(id, i + 2, 2, i === 0 ? unit.signal : undefined));
     expect(await offer(id, HELD_AHEAD_CHUNKS + 2, 2)).toBe(false); // past the count: to its file
     unit.abort(); // its unit's job was removed from the queue

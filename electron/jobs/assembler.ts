@@ -122,31 +122,34 @@ export class JobAssembler {
 
   /**
    * A WAV job's chunk as it is synthesized: joined into the WAV and recorded (`record`) in its
-   * turn, once the chunks before it are written; one ahead of its turn waits in memory within the
-   * held bounds. Resolves false if it is not taken (beyond the bounds, the job stopped, `signal`
-   * aborted): it goes to its chunk file then.
+   * turn, once the chunks before it are written. One ahead of its turn waits in memory for it,
+   * within the held bounds, when the caller can wait (`wait`, until it aborts: the embedded queue,
+   * whose engine slot is free meanwhile; not a worker host, which waits for the answer to go on).
+   * Resolves false if it is not taken (held by none, the job stopped, `wait` aborted): it goes to
+   * its chunk file then.
    */
-  offer(jobId: string, idx: number, samples: Int16Array, record: () => void, signal?: AbortSignal): Promise<boolean> {
+  offer(jobId: string, idx: number, samples: Int16Array, record: () => void, wait?: AbortSignal): Promise<boolean> {
     const assembly = this.assemblyOf(jobId);
     const turn = assembly.appending !== undefined ? assembly.appending + 1 : assembly.next;
     const ahead = idx > turn;
     // only while its audio is being written: a job waiting for a writer may get one only once
     // every chunk is saved (a finishing writer), and a chunk held back would never be
-    const held =
+    const holds =
       ahead &&
+      wait !== undefined &&
       assembly.writer !== undefined &&
       assembly.offers.size < HELD_AHEAD_CHUNKS &&
       this.heldBytes + samples.byteLength <= HELD_AHEAD_BYTES;
-    if (!assembly.resumable || assembly.stopped || signal?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !held))
+    if (!assembly.resumable || assembly.stopped || wait?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !holds))
       return Promise.resolve(false);
     return new Promise((resolve) => {
-      const abandon = () => held.settle(false);
+      const abandon = () => waiting.settle(false);
       // the job's signal outlives its chunks: a listener left on it would keep their samples
-      const held = this.hold(assembly, { idx, samples, record }, (joined) => {
-        signal?.removeEventListener('abort', abandon);
+      const waiting = this.hold(assembly, { idx, samples, record }, (joined) => {
+        wait?.removeEventListener('abort', abandon);
         resolve(joined);
       });
-      signal?.addEventListener('abort', abandon, { once: true });
+      wait?.addEventListener('abort', abandon, { once: true });
       if (!ahead) this.kick(assembly);
     });
   }

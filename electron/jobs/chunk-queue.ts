@@ -33,9 +33,11 @@ export interface ChunkHandler {
   starting(jobId: string): void;
   /**
    * A chunk's audio is back; resolves once it is saved (a stop waits for that). `signal` aborts
-   * when the job is removed meanwhile: then the chunk is not recorded.
+   * when the job is removed meanwhile: then the chunk is not recorded. `canWait`: nothing waits on
+   * the answer (the embedded queue's slot is free already), so a chunk a little ahead of its turn
+   * may wait in memory for it rather than be saved to its file (assembler.ts).
    */
-  completed(jobId: string, chunk: ChunkRow, pcm: Pcm, signal: AbortSignal): Promise<void>;
+  completed(jobId: string, chunk: ChunkRow, pcm: Pcm, signal: AbortSignal, canWait?: boolean): Promise<void>;
   /** A chunk failed for good: the job fails. */
   failed(jobId: string, error: unknown): void;
 }

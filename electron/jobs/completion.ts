@@ -48,7 +48,7 @@ export class JobCompletion implements ChunkHandler, AssemblyEvents {
    * voice in SSML), and hands it to the job's audio: straight into a WAV job's WAV when it is the
    * next in turn, else through its chunk file. The last chunk's audio ends the job.
    */
-  async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal): Promise<void> {
+  async completed(id: string, chunk: ChunkRow, produced: Pcm, signal: AbortSignal, canWait = false): Promise<void> {
     const { store, disk, files } = this.deps;
     const assembler = this.deps.assembler();
     // a read once the job has its rate; the write only until then
@@ -63,7 +63,8 @@ export class JobCompletion implements ChunkHandler, AssemblyEvents {
       store.chunkDone(id, chunk.idx, audio, joined);
       this.deps.emit({ type: 'progress', job: store.get(id)! });
     };
-    if (signal.aborted || (await assembler.offer(id, chunk.idx, pcm.samples, () => record(true), signal))) return;
+    const wait = canWait ? signal : undefined;
+    if (signal.aborted || (await assembler.offer(id, chunk.idx, pcm.samples, () => record(true), wait))) return;
     if (signal.aborted) return; // stopped while it waited for its turn
     await disk.write(jobDiskKey(id), pcm.samples.byteLength);
     await files.writeChunk(id, chunk.idx, pcm.samples);

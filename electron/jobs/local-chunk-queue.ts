@@ -183,7 +183,7 @@ export class LocalChunkQueue implements ChunkQueue {
       const pcms = await this.synthesize(job.id, unit, signal).finally(releaseSlot);
       for (const [i, chunk] of unit.entries()) {
         if (signal.aborted) return;
-        await this.handler.completed(job.id, chunk, pcms[i]!, signal);
+        await this.handler.completed(job.id, chunk, pcms[i]!, signal, true);
       }
     } catch (error) {
       if (!signal.aborted) this.handler.failed(job.id, error);
