@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeWav } from '../audio/wav';
-import { pauseAfter } from '../jobs/assembler';
+import { pauseAfter } from '../jobs/chunk-layout';
 import { DATABASE_FILE } from '../storage/database';
 import { expectSpeech } from '../testing/audio';
 import { useTestGateways, waitForJob } from '../testing/gateway';

@@ -3,6 +3,8 @@ import { int16View, WAV_HEADER_BYTES } from '../audio/wav';
 import { JobAudioWriter, type WrittenAudio } from './audio-writer';
 import type { DiskBudget } from './disk-budget';
 import { PARTIAL, type JobFiles } from './files';
+import { joinedEnds, pauseAfter } from './chunk-layout';
+import { giveBack, HeldChunks, type Offer } from './held-chunks';
 import type { ChunkLayout, JobRow } from './rows';
 import type { JobStore } from './store';
 
@@ -20,16 +22,6 @@ export const MAX_OPEN_WRITERS = 4;
  * big render, minutes (docs/projects.md, issue 34).
  */
 export const MAX_FINISHING_WRITERS = 2;
-
-/**
- * Chunks a WAV job may hold back in memory ahead of their turn, and their bytes at most over all
- * jobs. With two engine threads on one job (a chapter said a sentence at a time), half its units
- * came back while the one before was still being synthesized, and each of their sentences was
- * written to a chunk file, read back and removed a moment later. Beyond these bounds (a unit stuck
- * on a long sentence while the others run on) a chunk goes to its file as before.
- */
-export const HELD_AHEAD_CHUNKS = 8;
-export const HELD_AHEAD_BYTES = 32 * 1024 * 1024;
 
 export interface AssemblyEvents {
   /** The job's audio is complete and in place. */
@@ -63,30 +55,13 @@ interface Assembly {
 
 type WriterSlot = 'streaming' | 'finishing';
 
-interface Offer {
-  idx: number;
-  samples: Int16Array;
-  /** Records the chunk as done and joined, once it is in the WAV. */
-  record(): void;
-  /** true: joined and recorded; false: not taken, it goes to its chunk file. */
-  settle(joined: boolean): void;
-}
-
-/** A chunk offered and not yet joined ("settle" settles it once, and takes it out of the bounds). */
-type OfferOf = Omit<Offer, 'settle'>;
-
-/** Silence after a chunk, in samples: none after the last. Timings (timings.ts) follow this join. */
-export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): number {
-  return last ? 0 : Math.round((pauseMs / 1000) * sampleRate);
-}
-
 /**
  * Joins each job's chunks into its audio as they arrive, in order, with the pauses between them:
  * each chunk's samples go through the job's writer once, while later chunks are still being
  * synthesized, so finishing a job never reads its gigabytes again.
  *
  * A WAV job's chunk that arrives in its turn goes straight into the WAV, without a chunk file, and
- * so does one that arrives a little ahead of it (held in memory, within HELD_AHEAD_*); a chunk
+ * so does one that arrives a little ahead of it (held in memory, within the bounds of held-chunks.ts); a chunk
  * further ahead waits in its chunk file, which goes once it is joined. The
  * job records how many of its first chunks its WAV holds (`joined_chunks`), and a job taken up
  * after a stop or crash resumes its WAV after them. A job in another format starts its audio again
@@ -95,8 +70,7 @@ export function pauseAfter(pauseMs: number, last: boolean, sampleRate: number): 
 export class JobAssembler {
   private readonly assemblies = new Map<string, Assembly>();
   private readonly openWriters: Record<WriterSlot, number> = { streaming: 0, finishing: 0 };
-  /** Bytes of the chunks held ahead of their turn, over all jobs. */
-  private heldBytes = 0;
+  private readonly held = new HeldChunks();
 
   constructor(
     private readonly deps: { store: JobStore; files: JobFiles; disk: DiskBudget },
@@ -134,18 +108,13 @@ export class JobAssembler {
     const ahead = idx > turn;
     // only while its audio is being written: a job waiting for a writer may get one only once
     // every chunk is saved (a finishing writer), and a chunk held back would never be
-    const holds =
-      ahead &&
-      wait !== undefined &&
-      assembly.writer !== undefined &&
-      assembly.offers.size < HELD_AHEAD_CHUNKS &&
-      this.heldBytes + samples.byteLength <= HELD_AHEAD_BYTES;
+    const holds = ahead && wait !== undefined && assembly.writer !== undefined && this.held.fits(assembly.offers.size, samples.byteLength);
     if (!assembly.resumable || assembly.stopped || wait?.aborted || assembly.offers.has(idx) || idx < turn || (ahead && !holds))
       return Promise.resolve(false);
     return new Promise((resolve) => {
       const abandon = () => waiting.settle(false);
       // the job's signal outlives its chunks: a listener left on it would keep their samples
-      const waiting = this.hold(assembly, { idx, samples, record }, (joined) => {
+      const waiting = this.held.hold(assembly.offers, { idx, samples, record }, (joined) => {
         wait?.removeEventListener('abort', abandon);
         resolve(joined);
       });
@@ -190,24 +159,6 @@ export class JobAssembler {
     assembly.running = this.run(assembly);
   }
 
-  /** Keeps a chunk offered until it is joined or given back; settling it, once, frees its place. */
-  private hold(assembly: Assembly, offer: OfferOf, resolve: (joined: boolean) => void): Offer {
-    let settled = false;
-    const held: Offer = {
-      ...offer,
-      settle: (joined) => {
-        if (settled) return;
-        settled = true;
-        if (assembly.offers.get(offer.idx) === held) assembly.offers.delete(offer.idx);
-        this.heldBytes -= offer.samples.byteLength;
-        resolve(joined);
-      },
-    };
-    assembly.offers.set(offer.idx, held);
-    this.heldBytes += offer.samples.byteLength;
-    return held;
-  }
-
   private async run(assembly: Assembly): Promise<void> {
     let broke = false;
     try {
@@ -226,7 +177,7 @@ export class JobAssembler {
       assembly.joining?.settle(false);
       assembly.joining = undefined;
       // those ahead wait for their turn, unless the writing stopped or failed
-      if (broke || assembly.stopped) giveBack(assembly);
+      if (broke || assembly.stopped) giveBack(assembly.offers);
     }
   }
 
@@ -240,7 +191,7 @@ export class JobAssembler {
       const offered = chunk && assembly.offers.get(chunk.idx);
       if (chunk && !chunk.done && !offered) return;
       // no writer free: those ahead go to their files, so that no engine's unit waits for one
-      if (!assembly.writer && !(await this.openWriter(assembly, job))) return giveBack(assembly);
+      if (!assembly.writer && !(await this.openWriter(assembly, job))) return giveBack(assembly.offers);
       if (!chunk) return this.finish(assembly);
       // taken: the chunk after it may be offered while it is appended
       assembly.joining = offered;
@@ -307,7 +258,7 @@ export class JobAssembler {
 
   private async stop(assembly: Assembly): Promise<void> {
     assembly.stopped = true;
-    giveBack(assembly);
+    giveBack(assembly.offers);
     await assembly.running;
     await assembly.writer?.close();
     await closeBase(assembly);
@@ -337,21 +288,8 @@ export class JobAssembler {
   }
 }
 
-/** The chunks held ahead of their turn go to their chunk files. */
-function giveBack(assembly: Assembly): void {
-  for (const offer of [...assembly.offers.values()]) offer.settle(false);
-}
-
 async function closeBase(assembly: Assembly): Promise<void> {
   const base = assembly.base;
   assembly.base = undefined;
   await base?.then((handle) => handle.close()).catch(() => undefined);
-}
-
-/** Where each of the given first chunks of a job ends in its WAV's samples, in bytes (with the pause after it). */
-function joinedEnds(chunks: ChunkLayout[], job: Pick<JobRow, 'chunks_total' | 'sample_rate'>): number[] {
-  let end = 0;
-  return chunks.map(
-    (chunk) => (end += 2 * (chunk.samples! + pauseAfter(chunk.pause_ms, chunk.idx === job.chunks_total - 1, job.sample_rate!))),
-  );
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../contract';
 import { PRIVATE_FILE_MODE } from '../storage/private-files';
 import type { DiskBudget } from './disk-budget';
 import type { EngineRegistry } from '../engines/registry';
-import { pauseAfter } from './assembler';
+import { pauseAfter } from './chunk-layout';
 import { synthesizeChunks } from './chunk-synthesis';
 import type { RenderCache } from './render-cache/cache';
 import { cachedSynthesizer } from './render-cache/synthesizer';

@@ -1,6 +1,6 @@
 import { splitByWeight } from '../audio/pauses';
 import type { JobTimings } from '../contract';
-import { pauseAfter } from './assembler';
+import { pauseAfter } from './chunk-layout';
 import { PARAGRAPH_PAUSE_MS } from './chunker';
 import { sentenceWeight, shownText } from './sentence-spans';
 import type { ChunkTimingLayout } from './rows';

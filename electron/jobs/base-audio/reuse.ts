@@ -3,7 +3,7 @@ import type { SampleRange } from '../../audio/pauses';
 import type { Statement } from 'better-sqlite3';
 import { statementCache, type Db } from '../../storage/database';
 import { PRIVATE_DIR_MODE } from '../../storage/private-files';
-import { pauseAfter } from '../assembler';
+import { pauseAfter } from '../chunk-layout';
 import type { JobFiles } from '../files';
 import type { ChunkTimingLayout, JobRow } from '../rows';
 import type { JobStore } from '../store';
